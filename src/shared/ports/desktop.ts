@@ -1,0 +1,138 @@
+/**
+ * Ports through which the core reaches the desktop. Pure types: adapters live in
+ * `src/main/services/desktop/` (nut.js, X11, node-window-manager) and tests use
+ * recording fakes.
+ */
+
+/** A point in screen pixels. */
+export interface Point {
+  x: number;
+  y: number;
+}
+
+/** A rectangle in screen pixels. */
+export interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * Canonical key names accepted by `key` and `hotkey` primitives. Single printable
+ * characters (`a`, `1`, `/`) are also accepted; see `isKeyName`.
+ */
+export const NAMED_KEYS = [
+  'Control', 'Shift', 'Alt', 'Super',
+  'Enter', 'Tab', 'Escape', 'Backspace', 'Delete', 'Insert', 'Space',
+  'Up', 'Down', 'Left', 'Right', 'Home', 'End', 'PageUp', 'PageDown',
+  'F1', 'F2', 'F3', 'F4', 'F5', 'F6', 'F7', 'F8', 'F9', 'F10', 'F11', 'F12',
+  'Menu', 'PrintScreen', 'CapsLock',
+] as const;
+
+export type NamedKey = (typeof NAMED_KEYS)[number];
+/** A named key or a single printable ASCII character. */
+export type KeyName = NamedKey | string;
+
+/** True when `key` is a named key or one printable ASCII character. */
+export function isKeyName(key: string): key is KeyName {
+  return (NAMED_KEYS as readonly string[]).includes(key) || /^[\x21-\x7e]$/.test(key);
+}
+
+export type MouseButton = 'left' | 'right' | 'middle';
+
+/** Keyboard and mouse. Implementations must type text exactly (every printable ASCII, Latin-1, tab, newline). */
+export interface InputDriver {
+  pressKey(key: KeyName): Promise<void>;
+  /** Presses `keys` in order, then releases them in reverse order. */
+  hotkey(keys: readonly KeyName[]): Promise<void>;
+  typeText(text: string): Promise<void>;
+  click(at: Point, button: MouseButton, count: 1 | 2): Promise<void>;
+  drag(from: Point, to: Point): Promise<void>;
+  scroll(at: Point | undefined, dx: number, dy: number): Promise<void>;
+}
+
+/** A top-level window as the window manager sees it. */
+export interface WindowInfo {
+  /** Opaque, stable for the window's lifetime (X11 window id, HWND...). */
+  id: string;
+  title: string;
+  pid?: number;
+  /** Executable name, e.g. `notepad.exe`, `mousepad`. */
+  processName?: string;
+  /** X11 WM_CLASS (instance.class) or Win32 class name. */
+  className?: string;
+  bounds: Rect;
+}
+
+export interface WindowManager {
+  list(): Promise<WindowInfo[]>;
+  /** The focused window, if any. */
+  active(): Promise<WindowInfo | undefined>;
+  /** Raises and focuses the window; resolves once focus is confirmed or rejects. */
+  focus(id: string): Promise<void>;
+  /** Closes the window politely (WM_DELETE_WINDOW / WM_CLOSE). */
+  close(id: string): Promise<void>;
+}
+
+/** An RGB screenshot encoded as PNG. */
+export interface Screenshot {
+  width: number;
+  height: number;
+  png: Uint8Array;
+}
+
+export interface ScreenCapture {
+  capture(region?: Rect): Promise<Screenshot>;
+}
+
+export interface Clipboard {
+  readText(): Promise<string>;
+  writeText(text: string): Promise<void>;
+}
+
+export interface LaunchRequest {
+  command: string;
+  args: readonly string[];
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+export interface ScriptRequest {
+  interpreter: 'bash' | 'sh' | 'powershell' | 'cmd' | 'python' | 'node';
+  script: string;
+  args: readonly string[];
+  timeoutMs: number;
+  env?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+export interface ScriptResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Starts applications (detached) and runs scripts (awaited, bounded). */
+export interface ProcessRunner {
+  launch(req: LaunchRequest): Promise<{ pid: number }>;
+  runScript(req: ScriptRequest): Promise<ScriptResult>;
+}
+
+/** The file-system facts the executor needs for guards and `wait_until`. */
+export interface FileProbe {
+  exists(path: string): Promise<boolean>;
+  readText(path: string): Promise<string>;
+}
+
+/** Everything the executor touches on the desktop. */
+export interface Desktop {
+  input: InputDriver;
+  windows: WindowManager;
+  screen: ScreenCapture;
+  clipboard: Clipboard;
+  processes: ProcessRunner;
+  files: FileProbe;
+  /** `linux` or `win32` (the platform whose app implementations apply). */
+  platform: 'linux' | 'win32' | 'darwin';
+}
