@@ -1,0 +1,100 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
+import { LibraryDocSchema, SkillLibrary, type LibraryProblem, type SourceRef, type SourcedDoc } from '../../../shared/skill';
+
+/** Where the library comes from: the built-in folder, and the user's folder whose files override built-ins by id. */
+export interface LibrarySources {
+  builtinDir: string;
+  userDir?: string;
+}
+
+export interface LoadedLibrary {
+  library: SkillLibrary;
+  /** Every problem (parse, schema, cross-document), with file and line. */
+  problems: LibraryProblem[];
+  files: number;
+}
+
+interface ParsedFile {
+  source: SourceRef;
+  doc?: Document;
+  lines: LineCounter;
+}
+
+/** Loads every `*.yaml`/`*.yml` under the sources; invalid files are reported and left out. */
+export async function loadLibrary(sources: LibrarySources): Promise<LoadedLibrary> {
+  const files: ParsedFile[] = [];
+  const problems: LibraryProblem[] = [];
+  const docs: SourcedDoc[] = [];
+  const dirs: [string, SourceRef['origin']][] = [[sources.builtinDir, 'builtin']];
+  if (sources.userDir) dirs.push([sources.userDir, 'user']);
+  for (const [dir, origin] of dirs) {
+    for (const file of await yamlFiles(dir)) {
+      const parsed = await parseFile(file, origin, problems);
+      files.push(parsed);
+      if (!parsed.doc) continue;
+      const result = LibraryDocSchema.safeParse(parsed.doc.toJS());
+      if (result.success) {
+        docs.push({ doc: result.data, source: parsed.source });
+        continue;
+      }
+      for (const issue of result.error.issues) {
+        const path = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
+        problems.push({ file, path, message: issue.message, severity: 'error', line: lineOf(parsed, path) });
+      }
+    }
+  }
+  const library = new SkillLibrary(docs);
+  const byFile = new Map(files.map((f) => [f.source.file, f]));
+  for (const p of library.problems) {
+    const f = byFile.get(p.file);
+    problems.push(f ? { ...p, line: lineOf(f, p.path) } : p);
+  }
+  return { library, problems, files: files.length };
+}
+
+/** `file:line: path: message`, the form editors and terminals link. */
+export function formatProblem(p: LibraryProblem, cwd = process.cwd()): string {
+  const where = `${relative(cwd, p.file) || p.file}:${p.line ?? 1}`;
+  const field = p.path.length ? `${p.path.join('.')}: ` : '';
+  return `${where}: ${p.severity}: ${field}${p.message}`;
+}
+
+async function yamlFiles(dir: string): Promise<string[]> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  return entries
+    .filter((e) => e.isFile() && /\.ya?ml$/i.test(e.name))
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
+}
+
+async function parseFile(file: string, origin: SourceRef['origin'], problems: LibraryProblem[]): Promise<ParsedFile> {
+  const lines = new LineCounter();
+  const source: SourceRef = { file, origin };
+  const text = await readFile(file, 'utf8');
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length) {
+    for (const e of doc.errors) {
+      problems.push({ file, path: [], message: `YAML: ${e.message.split('\n')[0]}`, severity: 'error', line: lines.linePos(e.pos[0]).line });
+    }
+    return { source, lines };
+  }
+  return { source, doc, lines };
+}
+
+/** Line of the deepest node that exists along `path` (a missing field points at its parent). */
+function lineOf(file: ParsedFile, path: (string | number)[]): number {
+  if (!file.doc) return 1;
+  for (let n = path.length; n >= 0; n--) {
+    const node = n === 0 ? file.doc.contents : file.doc.getIn(path.slice(0, n), true);
+    if (isNode(node) && node.range) return file.lines.linePos(node.range[0]).line;
+  }
+  return 1;
+}

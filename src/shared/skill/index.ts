@@ -1,0 +1,6 @@
+export * from './domains';
+export * from './primitives';
+export * from './graph';
+export * from './documents';
+export * from './template';
+export * from './library';

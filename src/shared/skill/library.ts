@@ -1,0 +1,223 @@
+import { SkillDeskError } from '../errors';
+import type { Manifest, TrustTier } from '../permissions/manifest';
+import type { ArgSpecs } from './domains';
+import type { AppDoc, InterfaceDoc, LibraryDoc, SkillDoc } from './documents';
+import { graphVariables, guardArgs, validateGraph, type SkillGraph } from './graph';
+import { templateSlots } from './template';
+
+/** Where a document came from; `path` inside it locates a problem (mapped to a line by the loader). */
+export interface SourceRef {
+  file: string;
+  origin: 'builtin' | 'user';
+}
+
+export interface LibraryProblem {
+  file: string;
+  /** Path inside the document, e.g. `['graph', 'nodes', 'save', 'keys']`. */
+  path: (string | number)[];
+  message: string;
+  severity: 'error' | 'warning';
+  /** 1-based line, filled in by the loader when known. */
+  line?: number;
+}
+
+/** A runnable skill: an app implementation, an app-only skill, or an interface composite. */
+export interface Skill {
+  id: string;
+  kind: 'implementation' | 'app_skill' | 'composite';
+  /** The app it drives; absent for composites, which run in the caller's app context. */
+  app?: string;
+  /** `Interface.method` for implementations and composites. */
+  implements?: string;
+  version: string;
+  trust: TrustTier;
+  description: string;
+  intents: string[];
+  args: ArgSpecs;
+  returns?: { type: 'text' | 'number' | 'boolean' | 'none'; description?: string };
+  permissions: Manifest;
+  graph: SkillGraph;
+  verify?: SkillDoc['verify'];
+  source: SourceRef;
+}
+
+/** Skill document or interface method before cross-document checks. */
+export interface SourcedDoc {
+  doc: LibraryDoc;
+  source: SourceRef;
+}
+
+/** Splits `Interface.method`; undefined for concrete ids (`app.method`) where the head is not an interface. */
+export function splitRef(ref: string): { head: string; method: string } {
+  const dot = ref.indexOf('.');
+  if (dot <= 0) throw new SkillDeskError('skill.bad_ref', `Expected a skill reference like \`TextEditor.save_as\` or \`mousepad.save_as\`, got \`${ref}\``);
+  return { head: ref.slice(0, dot), method: ref.slice(dot + 1) };
+}
+
+/**
+ * The loaded library: interfaces, apps, skills, and polymorphic dispatch between them.
+ * Pure: documents in, problems out; documents with errors are left out, the rest load.
+ */
+export class SkillLibrary {
+  readonly interfaces = new Map<string, InterfaceDoc & { source: SourceRef }>();
+  readonly apps = new Map<string, AppDoc & { source: SourceRef }>();
+  readonly skills = new Map<string, Skill>();
+  readonly problems: LibraryProblem[] = [];
+
+  constructor(docs: readonly SourcedDoc[]) {
+    // Interfaces and apps first: skills are checked against them.
+    for (const { doc, source } of docs) {
+      if (doc.kind === 'interface') this.add(this.interfaces, doc.id, { ...doc, source }, source);
+      else if (doc.kind === 'app') this.add(this.apps, doc.id, { ...doc, source }, source);
+    }
+    for (const app of this.apps.values()) {
+      app.implements.forEach((iface, i) => {
+        if (!this.interfaces.has(iface)) this.problem(app.source, ['implements', i], `unknown interface \`${iface}\``, 'error');
+      });
+    }
+    for (const iface of this.interfaces.values()) {
+      for (const [name, m] of Object.entries(iface.methods)) {
+        if (!m.composite) continue;
+        this.admit({
+          id: `${iface.id}.${name}`, kind: 'composite', implements: `${iface.id}.${name}`, version: '1.0.0', trust: 'builtin',
+          description: m.description, intents: m.intents, args: m.args, ...(m.returns && { returns: m.returns }),
+          permissions: m.composite.permissions, graph: m.composite.graph, source: iface.source,
+        }, ['methods', name, 'composite']);
+      }
+    }
+    for (const { doc, source } of docs) if (doc.kind === 'skill') this.admitSkillDoc(doc, source);
+    // Calls are checked last, when every callee is known.
+    for (const skill of [...this.skills.values()]) this.checkCalls(skill);
+  }
+
+  /** Resolves a reference to the skill that runs for `app` (polymorphic dispatch). */
+  resolve(ref: string, app: string | undefined): Skill {
+    const direct = this.skills.get(ref);
+    const { head, method } = splitRef(ref);
+    const iface = this.interfaces.get(head);
+    if (!iface) {
+      if (direct) return direct;
+      throw new SkillDeskError('skill.not_found', `No skill \`${ref}\`. Try \`skilldesk skills list\` to see the library.`);
+    }
+    if (!iface.methods[method]) {
+      throw new SkillDeskError('skill.not_found', `Interface \`${head}\` has no method \`${method}\`; it has: ${Object.keys(iface.methods).join(', ')}`);
+    }
+    if (!app) {
+      if (direct) return direct; // a composite runs without a fixed app until it calls a method
+      throw new SkillDeskError('dispatch.no_app', `\`${ref}\` needs an app: pass --app (one of: ${this.implementers(head).join(', ') || 'none'})`);
+    }
+    const impl = [...this.skills.values()].find((s) => s.app === app && s.implements === ref);
+    if (impl) return impl;
+    if (direct?.kind === 'composite') {
+      if (!this.apps.get(app)?.implements.includes(head)) {
+        throw new SkillDeskError('dispatch.not_implemented', `App \`${app}\` does not implement \`${head}\`; apps that do: ${this.implementers(head).join(', ') || 'none'}`);
+      }
+      return direct;
+    }
+    throw new SkillDeskError(
+      'dispatch.not_implemented',
+      `App \`${app}\` has no implementation of \`${ref}\`; apps that have one: ${this.implementationsOf(ref).map((s) => s.app).join(', ') || 'none'}`,
+    );
+  }
+
+  /** Apps declaring that they implement `interfaceId`. */
+  implementers(interfaceId: string): string[] {
+    return [...this.apps.values()].filter((a) => a.implements.includes(interfaceId)).map((a) => a.id);
+  }
+
+  /** Concrete skills implementing `Interface.method`. */
+  implementationsOf(ref: string): Skill[] {
+    return [...this.skills.values()].filter((s) => s.kind === 'implementation' && s.implements === ref);
+  }
+
+  /** Skills filtered by app and/or domain interface. */
+  list(filter: { app?: string; domain?: string } = {}): Skill[] {
+    return [...this.skills.values()]
+      .filter((s) => !filter.app || s.app === filter.app || (s.kind === 'composite' && this.apps.get(filter.app)?.implements.includes(splitRef(s.id).head)))
+      .filter((s) => !filter.domain || s.implements?.startsWith(`${filter.domain}.`))
+      .sort((a, b) => a.id.localeCompare(b.id));
+  }
+
+  get errors(): LibraryProblem[] {
+    return this.problems.filter((p) => p.severity === 'error');
+  }
+
+  private admitSkillDoc(doc: SkillDoc, source: SourceRef): void {
+    const app = this.apps.get(doc.app);
+    if (!app) return this.problem(source, ['app'], `unknown app \`${doc.app}\`; known apps: ${[...this.apps.keys()].join(', ')}`, 'error');
+    if (!doc.id.startsWith(`${doc.app}.`)) return this.problem(source, ['id'], `skill id must start with its app: \`${doc.app}.…\``, 'error');
+    let base: { description: string; intents: string[]; args: ArgSpecs; returns?: Skill['returns'] } | undefined;
+    if (doc.implements) {
+      const { head, method } = splitRef(doc.implements);
+      const m = this.interfaces.get(head)?.methods[method];
+      if (!m) return this.problem(source, ['implements'], `unknown interface method \`${doc.implements}\``, 'error');
+      if (!app.implements.includes(head)) return this.problem(source, ['implements'], `app \`${app.id}\` does not declare \`implements: [${head}]\``, 'error');
+      base = { description: m.description, intents: m.intents, args: m.args, ...(m.returns && { returns: m.returns }) };
+      if (doc.args) {
+        const want = Object.keys(m.args).sort().join(',');
+        const got = Object.keys(doc.args).sort().join(',');
+        if (want !== got) return this.problem(source, ['args'], `arguments (${got}) must match the signature of \`${doc.implements}\` (${want})`, 'error');
+      }
+    } else if (!doc.description || !doc.intents?.length) {
+      return this.problem(source, [doc.description ? 'intents' : 'description'], 'an app-only skill needs `description` and `intents`', 'error');
+    }
+    this.admit({
+      id: doc.id, kind: doc.implements ? 'implementation' : 'app_skill', app: doc.app,
+      ...(doc.implements && { implements: doc.implements }),
+      version: doc.version, trust: doc.trust,
+      description: doc.description ?? base!.description,
+      intents: doc.intents ?? base!.intents,
+      args: doc.args ?? base?.args ?? {},
+      ...((doc.returns ?? base?.returns) && { returns: doc.returns ?? base?.returns }),
+      permissions: doc.permissions, graph: doc.graph, ...(doc.verify && { verify: doc.verify }), source,
+    }, []);
+  }
+
+  /** Graph checks, template slots and guard args; admits the skill only when error-free. */
+  private admit(skill: Skill, at: (string | number)[]): void {
+    const before = this.errors.length;
+    for (const p of validateGraph(skill.graph)) this.problem(skill.source, [...at, 'graph', ...p.path], p.message, 'error');
+    const known = new Set([...Object.keys(skill.args), ...graphVariables(skill.graph)]);
+    for (const n of skill.graph.nodes) {
+      if (n.kind !== 'action') continue;
+      for (const slot of templateSlots(JSON.stringify(n.primitive))) {
+        if (!known.has(slot)) this.problem(skill.source, [...at, 'graph', 'nodes', n.id], `unknown template slot \`\${${slot}}\`; arguments and variables: ${[...known].join(', ') || '(none)'}`, 'error');
+      }
+    }
+    skill.graph.edges.forEach((e, i) => {
+      for (const a of e.when ? guardArgs(e.when) : []) {
+        if (!known.has(a)) this.problem(skill.source, [...at, 'graph', 'edges', i, 'when'], `guard names unknown argument \`${a}\``, 'error');
+      }
+    });
+    for (const slot of templateSlots(JSON.stringify(skill.verify ?? {}))) {
+      if (!known.has(slot)) this.problem(skill.source, [...at, 'verify'], `unknown template slot \`\${${slot}}\``, 'error');
+    }
+    if (this.errors.length === before) this.add(this.skills, skill.id, skill, skill.source);
+  }
+
+  private checkCalls(skill: Skill): void {
+    for (const n of skill.graph.nodes) {
+      if (n.kind !== 'action' || n.primitive.action !== 'call') continue;
+      const ref = n.primitive.skill;
+      const { head, method } = ref.includes('.') ? splitRef(ref) : { head: '', method: '' };
+      const ok = this.skills.has(ref) || Boolean(this.interfaces.get(head)?.methods[method]);
+      if (!ok) {
+        this.problem(skill.source, ['graph', 'nodes', n.id, 'skill'], `calls unknown skill \`${ref}\``, 'error');
+        this.skills.delete(skill.id);
+      }
+    }
+  }
+
+  private add<T extends { source: SourceRef }>(map: Map<string, T>, id: string, value: T, source: SourceRef): void {
+    const earlier = map.get(id);
+    // A user file overriding a built-in one is the intended way to customise; two of the same origin is a mistake.
+    if (earlier && earlier.source.origin === source.origin) {
+      this.problem(source, ['id'], `\`${id}\` is also defined in ${earlier.source.file}; this definition replaces it`, 'warning');
+    }
+    map.set(id, value);
+  }
+
+  private problem(source: SourceRef, path: (string | number)[], message: string, severity: LibraryProblem['severity']): void {
+    this.problems.push({ file: source.file, path, message, severity });
+  }
+}
