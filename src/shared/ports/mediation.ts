@@ -1,0 +1,33 @@
+import type { ArgValues } from '../skill/domains';
+import type { Skill } from '../skill/library';
+import type { Primitive } from '../skill/primitives';
+import type { WindowInfo } from './desktop';
+
+/**
+ * Complete mediation: the executor asks the mediator before every primitive, with the
+ * primitive's arguments already resolved. Implementations enforce manifests and session
+ * policy (deny by default), ask the user where needed, and write the audit trail.
+ */
+export interface ActionRequest {
+  sessionId: string;
+  runId: string;
+  skill: Skill;
+  /** The app whose windows this step addresses (the caller's app for composites). */
+  app?: string;
+  nodeId: string;
+  primitive: Primitive;
+  args: ArgValues;
+  /** Call chain from the top-level skill down to `skill` (ids). */
+  callChain: string[];
+  /** For input primitives: the focused window right before the action, and whether it belongs to `app`. */
+  activeWindow?: WindowInfo;
+  activeWindowIsApp?: boolean;
+}
+
+export type MediationDecision =
+  | { effect: 'allow'; reason?: string }
+  | { effect: 'deny'; reason: string; code: string };
+
+export interface ActionMediator {
+  check(request: ActionRequest, signal?: AbortSignal): Promise<MediationDecision>;
+}
