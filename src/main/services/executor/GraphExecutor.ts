@@ -1,0 +1,263 @@
+import { randomUUID } from 'node:crypto';
+import { SkillDeskError } from '../../../shared/errors';
+import {
+  checkArgs, outEdges, renderDeep, splitRef, type ArgValues, type Primitive, type Skill, type SkillGraph,
+} from '../../../shared/skill';
+import { appOwningWindow, windowBelongsToApp } from './appWindows';
+import { PermissionDenied, RunAborted, StepFailure, isFatal } from './errors';
+import { PrimitiveRunner, type FrameApp, type RunWorld } from './PrimitiveRunner';
+import type { Clock, ExecutorDeps, RunError, RunEvent, RunRequest, RunResult, StepRecord } from './types';
+
+const INPUT_ACTIONS = new Set<Primitive['action']>(['key', 'hotkey', 'type_text', 'click', 'double_click', 'right_click', 'drag', 'scroll']);
+const MAX_CALL_DEPTH = 8;
+
+/** A skill being walked: its arguments, variables and app. */
+interface Frame {
+  skill: Skill;
+  app?: FrameApp;
+  scope: Record<string, unknown>;
+  depth: number;
+  callChain: string[];
+}
+
+interface RunCtx {
+  runId: string;
+  world: RunWorld;
+  steps: StepRecord[];
+  request: RunRequest;
+  emit: (e: RunEvent) => void;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(new RunAborted());
+      const t = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
+      const onAbort = () => { clearTimeout(t); reject(new RunAborted()); };
+      signal?.addEventListener('abort', onAbort, { once: true });
+    }),
+};
+
+/**
+ * Walks execution graphs: alternatives by guard then weight, backtracking to the next
+ * alternative when a path fails; mediation before every primitive; every step journaled.
+ */
+export class GraphExecutor {
+  private readonly clock: Clock;
+  private readonly primitives: PrimitiveRunner;
+
+  constructor(private readonly deps: ExecutorDeps) {
+    this.clock = deps.clock ?? systemClock;
+    this.primitives = new PrimitiveRunner(deps, this.clock);
+  }
+
+  /** Resolves the app (explicit, focused window's, or the domain default), validates args, runs, records. */
+  async run(request: RunRequest): Promise<RunResult> {
+    const runId = randomUUID();
+    const startedAt = this.clock.now();
+    const dryRun = request.dryRun ?? false;
+    const steps: StepRecord[] = [];
+    const emit = (e: RunEvent) => request.onEvent?.(e);
+    let skillId = request.skill;
+    let appId = request.app;
+    const args = request.args ?? {};
+    const finish = (status: RunResult['status'], extra: { error?: RunError; result?: unknown }): RunResult => {
+      // The failing node is the last step that failed or was denied.
+      const failed = extra.error && steps.findLast((s) => s.outcome === 'failed' || s.outcome === 'denied' || s.outcome === 'skipped');
+      if (extra.error && failed) extra.error = { ...extra.error, skillId: failed.skillId, nodeId: failed.nodeId };
+      const result: RunResult = {
+        runId, status, skillId, ...(appId && { app: appId }), args, steps, startedAt, endedAt: this.clock.now(), dryRun, ...extra,
+      };
+      this.deps.journal?.finishRun(runId, { status, endedAt: result.endedAt, ...extra });
+      emit({ type: 'run_finished', result });
+      return result;
+    };
+    let skill: Skill;
+    let values: ArgValues;
+    try {
+      appId = appId ?? (await this.inferApp(request.skill, dryRun));
+      skill = this.deps.library.resolve(request.skill, appId);
+      skillId = skill.id;
+      appId = skill.app ?? appId;
+      values = this.checkArgs(skill, args, appId);
+    } catch (err) {
+      this.deps.journal?.startRun({ id: runId, skillId, ...(appId && { app: appId }), args, dryRun, startedAt, ...parentOf(request) });
+      return finish('failed', { error: toRunError(err) });
+    }
+    this.deps.journal?.startRun({ id: runId, skillId, ...(appId && { app: appId }), args: values, dryRun, startedAt, ...parentOf(request) });
+    emit({ type: 'run_started', runId, skillId, ...(appId && { app: appId }), args: values });
+    const world: RunWorld = {
+      dryRun, currentWindow: new Map(),
+      initialWindowIds: new Set(dryRun ? [] : (await this.deps.desktop.windows.list()).map((w) => w.id)),
+      ...(request.signal && { signal: request.signal }),
+    };
+    const ctx: RunCtx = { runId, world, steps, request, emit };
+    try {
+      const result = await this.runSkill(ctx, skill, appId, values, 0, []);
+      return finish('succeeded', result === undefined ? {} : { result });
+    } catch (err) {
+      return finish(err instanceof RunAborted ? 'aborted' : 'failed', { error: toRunError(err) });
+    }
+  }
+
+  private async inferApp(ref: string, dryRun: boolean): Promise<string | undefined> {
+    const { library, desktop, defaultApps } = this.deps;
+    const { head } = splitRef(ref);
+    if (!library.interfaces.has(head)) return undefined; // a concrete skill names its app
+    if (!dryRun) {
+      const active = await desktop.windows.active();
+      const owner = active && appOwningWindow(library, active, desktop.platform);
+      if (owner && library.apps.get(owner)?.implements.includes(head)) return owner;
+    }
+    return defaultApps?.[head];
+  }
+
+  private checkArgs(skill: Skill, raw: Record<string, unknown>, appId: string | undefined): ArgValues {
+    const platform = appId ? this.deps.library.apps.get(appId)?.platforms[0] : this.deps.desktop.platform;
+    const res = checkArgs(skill.args, raw, { pathStyle: platform === 'win32' ? 'win32' : 'posix' });
+    if (!res.ok) throw new SkillDeskError('args.invalid', `Arguments of \`${skill.id}\` are invalid:\n  ${res.errors.join('\n  ')}`);
+    return res.values;
+  }
+
+  private async runSkill(ctx: RunCtx, skill: Skill, appId: string | undefined, args: ArgValues, depth: number, chain: string[]): Promise<unknown> {
+    const profile = appId ? this.deps.library.apps.get(appId) : undefined;
+    const frame: Frame = {
+      skill, scope: { ...args }, depth, callChain: [...chain, skill.id],
+      ...(profile && { app: { id: profile.id, profile } }),
+    };
+    await this.walk(ctx, frame, skill.graph, skill.graph.start);
+    if (skill.verify && !ctx.world.dryRun) await this.verify(ctx, frame);
+    return coerceResult(frame.scope.result, skill);
+  }
+
+  /** Depth-first walk; on a failing path, the next eligible alternative is tried. */
+  private async walk(ctx: RunCtx, frame: Frame, graph: SkillGraph, nodeId: string): Promise<void> {
+    const node = graph.nodes.find((n) => n.id === nodeId);
+    if (!node) throw new StepFailure('graph.bad_node', `Node \`${nodeId}\` does not exist in \`${frame.skill.id}\``);
+    if (node.kind === 'terminal') {
+      if (node.outcome === 'failure') throw new StepFailure('graph.failure_terminal', node.message ?? `\`${frame.skill.id}\` reached failure node \`${node.id}\``);
+      return;
+    }
+    await this.step(ctx, frame, node.id, node.primitive, node.screenshot ?? false);
+    const edges = outEdges(graph, nodeId);
+    if (edges.length === 0) return;
+    const eligible = [];
+    for (const e of edges) {
+      if (!e.when || (await this.primitives.guardHolds(renderDeep(e.when, frame.scope), frame.scope, frame.app, ctx.world))) eligible.push(e);
+    }
+    if (eligible.length === 0) throw new StepFailure('graph.no_branch', `No guard matched after node \`${nodeId}\` of \`${frame.skill.id}\``);
+    let lastError: unknown;
+    for (const [i, e] of eligible.entries()) {
+      try {
+        return await this.walk(ctx, frame, graph, e.to);
+      } catch (err) {
+        if (isFatal(err)) throw err;
+        lastError = err;
+        const next = eligible[i + 1];
+        if (next) ctx.emit({ type: 'backtrack', runId: ctx.runId, skillId: frame.skill.id, fromNode: e.to, toNode: next.to, reason: (err as Error).message });
+      }
+    }
+    throw lastError;
+  }
+
+  /** One primitive: abort check, template resolution, mediation, execution, journal. */
+  private async step(ctx: RunCtx, frame: Frame, nodeId: string, raw: Primitive, screenshot: boolean): Promise<void> {
+    if (ctx.world.signal?.aborted) throw new RunAborted();
+    const seq = ctx.steps.length + 1;
+    const startedAt = this.clock.now();
+    let resolved: Primitive = raw;
+    const base = { runId: ctx.runId, seq, depth: frame.depth, skillId: frame.skill.id, ...(frame.app && { app: frame.app.id }), nodeId, primitive: raw.action };
+    const record = (outcome: StepRecord['outcome'], error?: string, screenshotPath?: string): StepRecord => {
+      const rec: StepRecord = {
+        ...base, resolved: resolved as unknown as Record<string, unknown>, startedAt, endedAt: this.clock.now(), outcome,
+        ...(error && { error }), ...(screenshotPath && { screenshotPath }),
+      };
+      ctx.steps.push(rec);
+      this.deps.journal?.recordStep(rec);
+      ctx.emit({ type: 'step_finished', step: rec });
+      return rec;
+    };
+    try {
+      resolved = renderDeep(raw, frame.scope);
+    } catch (err) {
+      record('failed', (err as Error).message);
+      throw new StepFailure('template.failed', (err as Error).message);
+    }
+    ctx.emit({ type: 'step_started', ...base, resolved: resolved as unknown as Record<string, unknown> });
+    const decision = await this.mediate(ctx, frame, nodeId, resolved);
+    if (decision.effect === 'deny') {
+      record('denied', decision.reason);
+      throw new PermissionDenied(decision.code, decision.reason);
+    }
+    if (resolved.action === 'call') {
+      record('ok'); // the call itself; the callee's steps follow at depth + 1
+      const value = await this.call(ctx, frame, resolved);
+      if (resolved.into) frame.scope[resolved.into] = value;
+      return;
+    }
+    try {
+      const value = await this.primitives.run(resolved, frame.app, ctx.world);
+      if ((resolved.action === 'read' || resolved.action === 'run_script') && resolved.into) frame.scope[resolved.into] = value;
+      const shot = screenshot || ctx.request.screenshotEveryStep ? await this.screenshot(ctx, seq) : undefined;
+      record('ok', undefined, shot);
+    } catch (err) {
+      const shot = !ctx.world.dryRun && !(err instanceof RunAborted) ? await this.screenshot(ctx, seq).catch(() => undefined) : undefined;
+      record(err instanceof RunAborted ? 'skipped' : 'failed', (err as Error).message, shot);
+      throw err instanceof SkillDeskError ? err : new StepFailure('step.failed', (err as Error).message);
+    }
+  }
+
+  private async mediate(ctx: RunCtx, frame: Frame, nodeId: string, primitive: Primitive) {
+    const isInput = INPUT_ACTIONS.has(primitive.action);
+    const active = isInput && !ctx.world.dryRun ? await this.deps.desktop.windows.active() : undefined;
+    return this.deps.mediator.check({
+      sessionId: this.deps.sessionId ?? 'default', runId: ctx.runId, skill: frame.skill, nodeId, primitive,
+      args: frame.scope as ArgValues, callChain: frame.callChain,
+      ...(frame.app && { app: frame.app.id }),
+      ...(active && { activeWindow: active }),
+      ...(active && frame.app && { activeWindowIsApp: windowBelongsToApp(active, frame.app.profile.windows) }),
+    }, ctx.world.signal);
+  }
+
+  private async call(ctx: RunCtx, frame: Frame, p: Extract<Primitive, { action: 'call' }>): Promise<unknown> {
+    if (frame.depth + 1 > MAX_CALL_DEPTH) throw new StepFailure('call.too_deep', `Calls nest deeper than ${MAX_CALL_DEPTH} at \`${p.skill}\``);
+    const callee = this.deps.library.resolve(p.skill, frame.app?.id);
+    const appId = callee.app ?? frame.app?.id;
+    const args = this.checkArgs(callee, p.args ?? {}, appId);
+    return this.runSkill(ctx, callee, appId, args, frame.depth + 1, frame.callChain);
+  }
+
+  private async verify(ctx: RunCtx, frame: Frame): Promise<void> {
+    const v = frame.skill.verify!;
+    const condition = renderDeep(v.condition, frame.scope);
+    await this.step(ctx, frame, '(verify)', { action: 'wait_until', condition, timeoutMs: v.timeoutMs ?? 5000 }, false);
+  }
+
+  private async screenshot(ctx: RunCtx, seq: number): Promise<string | undefined> {
+    const { screenshotDir, saveScreenshot, desktop } = this.deps;
+    if (!screenshotDir || !saveScreenshot || ctx.world.dryRun) return undefined;
+    const shot = await desktop.screen.capture();
+    const path = `${screenshotDir}/${ctx.runId}-${String(seq).padStart(4, '0')}.png`;
+    await saveScreenshot(path, shot.png);
+    return path;
+  }
+}
+
+function parentOf(r: RunRequest) {
+  return { ...(r.parentRunId && { parentRunId: r.parentRunId }), ...(r.goal && { goal: r.goal }) };
+}
+
+function toRunError(err: unknown): RunError {
+  if (err instanceof SkillDeskError) return { code: err.code, message: err.message };
+  return { code: 'internal', message: err instanceof Error ? err.message : String(err) };
+}
+
+/** Types the skill's result by its `returns`; numbers tolerate display formatting (U+2212 minus, separators). */
+function coerceResult(value: unknown, skill: Skill): unknown {
+  if (value === undefined || skill.returns?.type !== 'number') return value;
+  const text = String(value).replace(/\u2212/g, '-').replace(/[,\s\u2009\u202f]/g, '');
+  const n = Number(text);
+  if (!Number.isFinite(n)) throw new StepFailure('result.not_number', `\`${skill.id}\` should return a number, got ${JSON.stringify(value)}`);
+  return n;
+}

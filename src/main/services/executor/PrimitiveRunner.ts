@@ -1,0 +1,246 @@
+import type { Point, WindowInfo } from '../../../shared/ports/desktop';
+import type { AppDoc, Guard, Primitive, Target, WaitCondition } from '../../../shared/skill';
+import { assertNever } from '../../../shared/errors';
+import { windowBelongsToApp } from './appWindows';
+import { RunAborted, StepFailure } from './errors';
+import type { Clock, ExecutorDeps } from './types';
+
+/** Per-run state shared by every frame: which window each app is working in. */
+export interface RunWorld {
+  dryRun: boolean;
+  signal?: AbortSignal;
+  /** The window a skill last waited for or focused, per app. */
+  currentWindow: Map<string, WindowInfo>;
+  /** Window ids present when the run began: new windows are preferred when waiting. */
+  initialWindowIds: Set<string>;
+}
+
+/** The app a frame drives, with its profile. */
+export interface FrameApp {
+  id: string;
+  profile: AppDoc;
+}
+
+const DEFAULT_WAIT_MS = 10_000;
+
+/** Executes single primitives against the desktop ports. Template resolution and mediation happen before. */
+export class PrimitiveRunner {
+  private readonly clock: Clock;
+  private readonly pollMs: number;
+
+  constructor(private readonly deps: ExecutorDeps, clock: Clock) {
+    this.clock = clock;
+    this.pollMs = deps.pollMs ?? 100;
+  }
+
+  /** Runs `p` (already resolved). Returns a value for primitives that produce one (`read`, `run_script`). */
+  async run(p: Exclude<Primitive, { action: 'call' }>, app: FrameApp | undefined, world: RunWorld): Promise<unknown> {
+    const { desktop } = this.deps;
+    switch (p.action) {
+      case 'launch': {
+        const profile = requireApp(app, p.action).profile;
+        await desktop.processes.launch({
+          command: profile.launch.command,
+          args: [...profile.launch.args, ...(p.args ?? [])],
+          ...(profile.launch.env && { env: profile.launch.env }),
+        });
+        return undefined;
+      }
+      case 'focus_window': {
+        const a = requireApp(app, p.action);
+        const win = world.dryRun ? dryWindow(a, p.title) : await this.findWindow(a, p.title, world);
+        if (!win) throw new StepFailure('window.not_found', `No window of \`${a.id}\`${p.title ? ` titled /${p.title}/` : ''} to focus; is the app running?`);
+        await desktop.windows.focus(win.id);
+        world.currentWindow.set(a.id, win);
+        return undefined;
+      }
+      case 'wait_for_window': {
+        const a = requireApp(app, p.action);
+        const timeout = p.timeoutMs ?? DEFAULT_WAIT_MS;
+        const win = world.dryRun
+          ? dryWindow(a, p.title)
+          : await this.poll(timeout, world.signal, () => this.findWindow(a, p.title, world, true));
+        if (!win) throw new StepFailure('window.timeout', `No window of \`${a.id}\`${p.title ? ` titled /${p.title}/` : ''} appeared within ${timeout} ms`);
+        await desktop.windows.focus(win.id);
+        world.currentWindow.set(a.id, win);
+        return undefined;
+      }
+      case 'key':
+        for (let i = 0; i < (p.repeat ?? 1); i++) await desktop.input.pressKey(p.key);
+        return undefined;
+      case 'hotkey':
+        await desktop.input.hotkey(p.keys);
+        return undefined;
+      case 'type_text':
+        await desktop.input.typeText(p.text);
+        return undefined;
+      case 'click':
+      case 'double_click':
+      case 'right_click': {
+        const at = await this.locate(p.target, app, world);
+        await desktop.input.click(at, p.action === 'right_click' ? 'right' : 'left', p.action === 'double_click' ? 2 : 1);
+        return undefined;
+      }
+      case 'drag':
+        await desktop.input.drag(await this.locate(p.from, app, world), await this.locate(p.to, app, world));
+        return undefined;
+      case 'scroll':
+        await desktop.input.scroll(p.target ? await this.locate(p.target, app, world) : undefined, p.dx ?? 0, p.dy ?? 0);
+        return undefined;
+      case 'wait':
+        if (!world.dryRun) await this.clock.sleep(p.ms, world.signal);
+        return undefined;
+      case 'wait_until': {
+        const timeout = p.timeoutMs ?? DEFAULT_WAIT_MS;
+        if (world.dryRun) return undefined;
+        const ok = await this.poll(timeout, world.signal, async () => ((await this.holds(p.condition, app, world)) ? true : undefined));
+        if (!ok) throw new StepFailure('wait.timeout', `${describeCondition(p.condition)} did not hold within ${timeout} ms`);
+        return undefined;
+      }
+      case 'run_script': {
+        if (world.dryRun) return `<output of ${p.interpreter} script>`;
+        const res = await desktop.processes.runScript({
+          interpreter: p.interpreter, script: p.script, args: p.args ?? [], timeoutMs: p.timeoutMs ?? 30_000,
+          ...(world.signal && { signal: world.signal }),
+        });
+        if (res.exitCode !== 0) {
+          throw new StepFailure('script.failed', `${p.interpreter} script exited with ${res.exitCode}: ${res.stderr.trim().slice(0, 300)}`);
+        }
+        return res.stdout.trim();
+      }
+      case 'read': {
+        let value: string;
+        if (p.source === 'clipboard') value = await desktop.clipboard.readText();
+        else if (p.source === 'window_title') value = (await this.currentOrMain(requireApp(app, p.action), world))?.title ?? '';
+        else {
+          if (!p.path) throw new StepFailure('read.no_path', '`read` from a file needs `path`');
+          value = world.dryRun ? '' : await desktop.files.readText(p.path);
+        }
+        if (p.extract) {
+          const m = new RegExp(p.extract, 'u').exec(value);
+          if (!m) throw new StepFailure('read.no_match', `Read ${JSON.stringify(value.slice(0, 80))} from the ${p.source}, which does not match /${p.extract}/`);
+          value = m[1] ?? m[0];
+        }
+        return value;
+      }
+      default:
+        return assertNever(p, 'primitive');
+    }
+  }
+
+  /** Evaluates an edge guard. UI-state guards are false in dry runs (the default path is shown). */
+  async guardHolds(guard: Guard, scope: Record<string, unknown>, app: FrameApp | undefined, world: RunWorld): Promise<boolean> {
+    if ('all' in guard) {
+      for (const g of guard.all) if (!(await this.guardHolds(g, scope, app, world))) return false;
+      return true;
+    }
+    if ('any' in guard) {
+      for (const g of guard.any) if (await this.guardHolds(g, scope, app, world)) return true;
+      return false;
+    }
+    if ('not' in guard) return !(await this.guardHolds(guard.not, scope, app, world));
+    if ('platform' in guard) return this.deps.desktop.platform === guard.platform;
+    if ('arg' in guard) {
+      const v = scope[guard.arg];
+      if ('present' in guard) return (v !== undefined && v !== '') === guard.present;
+      if ('equals' in guard) return v === guard.equals || String(v) === String(guard.equals);
+      return v !== undefined && new RegExp(guard.matches, 'u').test(String(v));
+    }
+    if (world.dryRun) return false;
+    if ('file_exists' in guard) return this.deps.desktop.files.exists(guard.file_exists);
+    return this.holds({ kind: 'window_title', pattern: guard.window_title }, app, world);
+  }
+
+  private async holds(c: WaitCondition, app: FrameApp | undefined, world: RunWorld): Promise<boolean> {
+    switch (c.kind) {
+      case 'file_exists':
+        return this.deps.desktop.files.exists(c.path);
+      case 'window_title': {
+        const re = new RegExp(c.pattern, 'u');
+        const wins = await this.deps.desktop.windows.list();
+        return wins.some((w) => (!app || windowBelongsToApp(w, app.profile.windows)) && re.test(w.title));
+      }
+      case 'text_visible': {
+        const grounder = this.deps.grounder;
+        if (!grounder) throw new StepFailure('grounding.unavailable', 'Waiting for visible text needs a grounding provider (OCR); none is configured');
+        const window = app ? await this.currentOrMain(app, world) : undefined;
+        const screenshot = await this.deps.desktop.screen.capture(window?.bounds);
+        const r = await grounder.locate({ kind: 'text', text: c.text }, { screenshot, ...(window && { window }), ...(world.signal && { signal: world.signal }) });
+        return r.found;
+      }
+      default:
+        return assertNever(c, 'wait condition');
+    }
+  }
+
+  /** Turns a target into a screen point: window-relative arithmetic, or a grounder for labels. */
+  private async locate(target: Target, app: FrameApp | undefined, world: RunWorld): Promise<Point> {
+    const window = app ? await this.currentOrMain(app, world) : undefined;
+    if (target.kind === 'point') {
+      if ((target.relativeTo ?? 'window') === 'screen') return { x: target.x, y: target.y };
+      if (!window) throw new StepFailure('window.not_found', 'A window-relative point needs the app window; focus or wait for it first');
+      return { x: window.bounds.x + target.x, y: window.bounds.y + target.y };
+    }
+    if (world.dryRun) return { x: 0, y: 0 };
+    const grounder = this.deps.grounder;
+    if (!grounder) throw new StepFailure('grounding.unavailable', `Clicking ${target.kind} target \`${'text' in target ? target.text : target.name}\` needs a grounding provider; none is configured`);
+    const screenshot = await this.deps.desktop.screen.capture(window?.bounds);
+    const r = await grounder.locate(target, { screenshot, ...(window && { window }), ...(world.signal && { signal: world.signal }) });
+    if (!r.found) throw new StepFailure('grounding.not_found', `Could not find ${JSON.stringify(target)} on screen (${r.source}: ${r.reason})`);
+    // Grounders answer in screenshot pixels; the capture was of the window.
+    return window ? { x: window.bounds.x + r.point.x, y: window.bounds.y + r.point.y } : r.point;
+  }
+
+  private async currentOrMain(app: FrameApp, world: RunWorld): Promise<WindowInfo | undefined> {
+    if (world.dryRun) return world.currentWindow.get(app.id) ?? dryWindow(app, undefined);
+    return this.findWindow(app, undefined, world);
+  }
+
+  /**
+   * The app window to act on: with a title regex, the newest matching window (new ones first);
+   * without, the current window if it still exists, else the newest main window.
+   */
+  private async findWindow(app: FrameApp, title: string | undefined, world: RunWorld, preferNew = false): Promise<WindowInfo | undefined> {
+    const wins = (await this.deps.desktop.windows.list()).filter((w) => windowBelongsToApp(w, app.profile.windows));
+    if (title !== undefined) {
+      const re = new RegExp(title, 'u');
+      const hits = wins.filter((w) => re.test(w.title));
+      const fresh = hits.filter((w) => !world.initialWindowIds.has(w.id));
+      return (preferNew && fresh.length ? fresh : hits).at(-1);
+    }
+    const current = world.currentWindow.get(app.id);
+    const still = current && wins.find((w) => w.id === current.id);
+    if (still) return still;
+    return wins.filter((w) => windowBelongsToApp(w, app.profile.windows, true)).at(-1);
+  }
+
+  private async poll<T>(timeoutMs: number, signal: AbortSignal | undefined, probe: () => Promise<T | undefined>): Promise<T | undefined> {
+    const deadline = this.clock.now() + timeoutMs;
+    for (;;) {
+      if (signal?.aborted) throw new RunAborted();
+      const hit = await probe();
+      if (hit !== undefined) return hit;
+      if (this.clock.now() >= deadline) return undefined;
+      await this.clock.sleep(this.pollMs, signal);
+    }
+  }
+}
+
+function requireApp(app: FrameApp | undefined, action: string): FrameApp {
+  if (!app) throw new StepFailure('dispatch.no_app', `\`${action}\` needs an app; run the skill with --app or from an app implementation`);
+  return app;
+}
+
+/** A stand-in window for dry runs, titled to satisfy the requested pattern's intent. */
+function dryWindow(app: FrameApp, title: string | undefined): WindowInfo {
+  return { id: `dry:${app.id}:${title ?? 'main'}`, title: title ?? app.profile.name, processName: app.id, bounds: { x: 0, y: 0, width: 800, height: 600 } };
+}
+
+function describeCondition(c: WaitCondition): string {
+  switch (c.kind) {
+    case 'file_exists': return `File \`${c.path}\` exists`;
+    case 'window_title': return `A window titled /${c.pattern}/`;
+    case 'text_visible': return `Text \`${c.text}\` visible`;
+    default: return assertNever(c, 'wait condition');
+  }
+}

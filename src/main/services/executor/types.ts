@@ -1,0 +1,105 @@
+import type { Desktop } from '../../../shared/ports/desktop';
+import type { Grounder } from '../../../shared/ports/grounding';
+import type { ActionMediator } from '../../../shared/ports/mediation';
+import type { SkillLibrary } from '../../../shared/skill';
+
+/** Outcome of one primitive step, as recorded. */
+export type StepOutcome = 'ok' | 'failed' | 'denied' | 'skipped';
+
+export interface StepRecord {
+  runId: string;
+  seq: number;
+  depth: number;
+  skillId: string;
+  app?: string;
+  nodeId: string;
+  primitive: string;
+  /** The primitive with every template resolved. */
+  resolved: Record<string, unknown>;
+  startedAt: number;
+  endedAt: number;
+  outcome: StepOutcome;
+  error?: string;
+  screenshotPath?: string;
+}
+
+export type RunStatus = 'succeeded' | 'failed' | 'aborted';
+
+export interface RunError {
+  code: string;
+  message: string;
+  skillId?: string;
+  nodeId?: string;
+}
+
+export interface RunResult {
+  runId: string;
+  status: RunStatus;
+  skillId: string;
+  app?: string;
+  args: Record<string, unknown>;
+  /** What the skill returned (`read ... into: result`), typed by its `returns`. */
+  result?: unknown;
+  error?: RunError;
+  steps: StepRecord[];
+  startedAt: number;
+  endedAt: number;
+  dryRun: boolean;
+}
+
+/** Where runs and steps are written (the SQLite store in the app; memory in tests). */
+export interface RunJournal {
+  startRun(run: {
+    id: string; skillId: string; app?: string; args: Record<string, unknown>; dryRun: boolean;
+    startedAt: number; parentRunId?: string; goal?: string;
+  }): void;
+  recordStep(step: StepRecord): void;
+  finishRun(id: string, end: { status: RunStatus; error?: RunError; result?: unknown; endedAt: number }): void;
+}
+
+/** Live progress for UIs: the same facts the journal gets, as they happen. */
+export type RunEvent =
+  | { type: 'run_started'; runId: string; skillId: string; app?: string; args: Record<string, unknown> }
+  | { type: 'step_started'; runId: string; seq: number; depth: number; skillId: string; nodeId: string; primitive: string; resolved: Record<string, unknown> }
+  | { type: 'step_finished'; step: StepRecord }
+  | { type: 'backtrack'; runId: string; skillId: string; fromNode: string; toNode: string; reason: string }
+  | { type: 'run_finished'; result: RunResult };
+
+export interface Clock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** Everything the executor needs, passed in (STYLE: side effects behind ports). */
+export interface ExecutorDeps {
+  library: SkillLibrary;
+  desktop: Desktop;
+  mediator: ActionMediator;
+  journal?: RunJournal;
+  grounder?: Grounder;
+  clock?: Clock;
+  /** Folder for step screenshots; none taken when absent. */
+  screenshotDir?: string;
+  /** Writes a PNG; injected so the core stays free of fs. */
+  saveScreenshot?: (path: string, png: Uint8Array) => Promise<void>;
+  sessionId?: string;
+  /** The configured default app per domain interface (`TextEditor` -> `mousepad`). */
+  defaultApps?: Record<string, string>;
+  /** Poll interval of waits. @default 100 */
+  pollMs?: number;
+}
+
+export interface RunRequest {
+  /** `Interface.method` or a concrete skill id. */
+  skill: string;
+  app?: string;
+  args?: Record<string, unknown>;
+  /** Dry run: every primitive is recorded, waits and UI conditions are assumed to hold. */
+  dryRun?: boolean;
+  signal?: AbortSignal;
+  onEvent?: (event: RunEvent) => void;
+  parentRunId?: string;
+  goal?: string;
+  /** Capture a screenshot after every step (not only where the graph asks). @default false */
+  screenshotEveryStep?: boolean;
+}

@@ -1,0 +1,190 @@
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { GraphExecutor, MemoryRunJournal, type RunEvent } from '../../../../src/main/services/executor';
+import type { ActionMediator, ActionRequest } from '../../../../src/shared/ports/mediation';
+import { LibraryDocSchema, SkillLibrary } from '../../../../src/shared/skill';
+import { fakeDesktop, win } from '../../../helpers/fakeDesktop';
+
+const allow: ActionMediator = { check: async () => ({ effect: 'allow' }) };
+const noSleep = { now: () => Date.now(), sleep: async () => {} };
+
+function library(...yamls: string[]): SkillLibrary {
+  const lib = new SkillLibrary(yamls.map((y, i) => ({ doc: LibraryDocSchema.parse(parse(y)), source: { file: `doc${i}.yaml`, origin: 'builtin' as const } })));
+  expect(lib.errors).toEqual([]);
+  return lib;
+}
+
+const EDITOR = `
+kind: interface
+id: Editor
+description: test editor
+methods:
+  type:
+    description: type
+    intents: ['type \${text}']
+    args: { text: { type: text } }
+  save:
+    description: save
+    intents: ['save as \${path}']
+    args: { path: { type: path } }
+  write:
+    description: write then save
+    intents: ['write \${text} to \${path}']
+    args: { text: { type: text }, path: { type: path } }
+    composite:
+      graph:
+        start: t
+        nodes:
+          t: { action: call, skill: Editor.type, args: { text: '\${text}' }, next: s }
+          s: { action: call, skill: Editor.save, args: { path: '\${path}' } }
+`;
+const APP = (id: string) => `
+kind: app
+id: ${id}
+name: ${id}
+platforms: [linux]
+launch: { command: ${id} }
+windows: { process: '^${id}$', title: '${id}$' }
+implements: [Editor]
+`;
+const TYPE = (app: string) => `
+kind: skill
+id: ${app}.type
+app: ${app}
+implements: Editor.type
+graph:
+  start: pick
+  nodes:
+    pick: { action: wait, ms: 0, next: [ { to: focus, weight: 2 }, { to: launch, weight: 1 } ] }
+    focus: { action: focus_window, next: typing }
+    launch: { action: launch, next: appear }
+    appear: { action: wait_for_window, timeoutMs: 50, next: typing }
+    typing: { action: type_text, text: '\${text}' }
+`;
+const SAVE = (app: string) => `
+kind: skill
+id: ${app}.save
+app: ${app}
+implements: Editor.save
+graph:
+  start: focus
+  nodes:
+    focus:
+      action: focus_window
+      next:
+        - { to: replace, when: { file_exists: '\${path}' }, weight: 2 }
+        - { to: plain }
+    replace: { action: hotkey, keys: [Control, r], next: done }
+    plain: { action: hotkey, keys: [Control, s], next: done }
+    done: { terminal: success }
+`;
+
+function setup(opts: { running?: boolean; files?: Record<string, string> } = {}) {
+  const lib = library(EDITOR, APP('ed1'), APP('ed2'), TYPE('ed1'), SAVE('ed1'), TYPE('ed2'), SAVE('ed2'));
+  const fake = fakeDesktop({
+    windows: opts.running ? [win('w1', 'doc - ed1', 'ed1')] : [],
+    ...(opts.files && { files: opts.files }),
+    onLaunch: (cmd) => win(`w-${cmd}`, `new - ${cmd}`, cmd),
+  });
+  const journal = new MemoryRunJournal();
+  return { lib, fake, journal, exec: (mediator: ActionMediator = allow) => new GraphExecutor({ library: lib, desktop: fake.desktop, mediator, journal, clock: noSleep, pollMs: 1 }) };
+}
+
+describe('src/main/services/executor/GraphExecutor', () => {
+  it('runs an interface composite on the named app through polymorphic dispatch', async () => {
+    const { exec, fake } = setup({ running: true });
+    const r = await exec().run({ skill: 'Editor.write', app: 'ed1', args: { text: 'hi', path: '/tmp/a.txt' } });
+    expect(r.status).toBe('succeeded');
+    expect(fake.inputCalls()).toEqual([{ op: 'type', text: 'hi' }, { op: 'hotkey', keys: ['Control', 's'] }]);
+    expect(r.steps.map((s) => `${s.depth}:${s.skillId}.${s.nodeId}`)).toEqual([
+      '0:Editor.write.t', '1:ed1.type.pick', '1:ed1.type.focus', '1:ed1.type.typing', '0:Editor.write.s', '1:ed1.save.focus', '1:ed1.save.plain',
+    ]);
+  });
+
+  it('backtracks to the launch alternative when the preferred path fails', async () => {
+    const { exec, fake } = setup({ running: false });
+    const events: RunEvent[] = [];
+    const r = await exec().run({ skill: 'ed2.type', args: { text: 'x' }, onEvent: (e) => events.push(e) });
+    expect(r.status).toBe('succeeded');
+    expect(r.steps.find((s) => s.nodeId === 'focus')?.outcome).toBe('failed');
+    expect(fake.calls.some((c) => c.op === 'launch' && c.command === 'ed2')).toBe(true);
+    expect(events.some((e) => e.type === 'backtrack' && e.toNode === 'launch')).toBe(true);
+  });
+
+  it('takes the guarded branch when its guard holds', async () => {
+    const { exec, fake } = setup({ running: true, files: { '/tmp/a.txt': 'old' } });
+    const r = await exec().run({ skill: 'ed1.save', args: { path: '/tmp/a.txt' } });
+    expect(r.status).toBe('succeeded');
+    expect(fake.inputCalls()).toEqual([{ op: 'hotkey', keys: ['Control', 'r'] }]);
+  });
+
+  it('infers the app from the focused window when none is named', async () => {
+    const { exec, fake } = setup({ running: true });
+    fake.setActive('w1');
+    const r = await exec().run({ skill: 'Editor.type', args: { text: 'z' } });
+    expect(r.app).toBe('ed1');
+    expect(r.skillId).toBe('ed1.type');
+  });
+
+  it('fails with a clear message and no input when an argument is outside its domain', async () => {
+    const { exec, fake, journal } = setup({ running: true });
+    const r = await exec().run({ skill: 'Editor.write', app: 'ed1', args: { text: 'hi', path: 'relative.txt' } });
+    expect(r.status).toBe('failed');
+    expect(r.error?.code).toBe('args.invalid');
+    expect(r.error?.message).toContain('Expected `path` to be an absolute POSIX path, got `relative.txt` (string)');
+    expect(fake.inputCalls()).toEqual([]);
+    expect(journal.runs.get(r.runId)?.status).toBe('failed');
+  });
+
+  it('stops before the next primitive when aborted mid-run', async () => {
+    const { exec, fake } = setup({ running: true });
+    const ac = new AbortController();
+    fake.hooks.beforeInput = (c) => {
+      if (c.op === 'type') ac.abort();
+    };
+    const r = await exec().run({ skill: 'Editor.write', app: 'ed1', args: { text: 'hi', path: '/tmp/b.txt' }, signal: ac.signal });
+    expect(r.status).toBe('aborted');
+    expect(fake.inputCalls()).toEqual([{ op: 'type', text: 'hi' }]);
+  });
+
+  it('stops the whole run on a denial without trying alternatives', async () => {
+    const { exec, fake } = setup({ running: false });
+    const seen: ActionRequest[] = [];
+    const denyLaunch: ActionMediator = {
+      check: async (req) => {
+        seen.push(req);
+        return req.primitive.action === 'launch' ? { effect: 'deny', code: 'permission.denied', reason: 'app.launch is not declared' } : { effect: 'allow' };
+      },
+    };
+    const r = await exec(denyLaunch).run({ skill: 'ed2.type', args: { text: 'x' } });
+    expect(r.status).toBe('failed');
+    expect(r.error).toMatchObject({ code: 'permission.denied', nodeId: 'launch', skillId: 'ed2.type' });
+    expect(r.steps.at(-1)?.outcome).toBe('denied');
+    expect(fake.calls.some((c) => c.op === 'launch')).toBe(false);
+    expect(seen.map((s) => s.primitive.action)).toEqual(['wait', 'focus_window', 'launch']);
+  });
+
+  it('passes resolved templates and the active window to the mediator', async () => {
+    const { exec, fake } = setup({ running: true });
+    fake.setActive('w1');
+    const seen: ActionRequest[] = [];
+    await exec({ check: async (r) => (seen.push(r), { effect: 'allow' }) }).run({ skill: 'ed1.type', args: { text: 'secret' } });
+    const typing = seen.find((s) => s.primitive.action === 'type_text')!;
+    expect(typing.primitive).toEqual({ action: 'type_text', text: 'secret' });
+    expect(typing.activeWindow?.id).toBe('w1');
+    expect(typing.activeWindowIsApp).toBe(true);
+  });
+
+  it('dry-runs the shipped write_file without touching windows, files or processes', async () => {
+    const { loadLibrary } = await import('../../../../src/main/services/library/YamlLibraryLoader');
+    const { library: lib } = await loadLibrary({ builtinDir: 'skills' });
+    const fake = fakeDesktop();
+    const r = await new GraphExecutor({ library: lib, desktop: fake.desktop, mediator: allow, clock: noSleep }).run({
+      skill: 'TextEditor.write_file', app: 'wine-notepad', args: { path: '/tmp/x y.txt', text: 'a\tb' }, dryRun: true,
+    });
+    expect(r.status).toBe('succeeded');
+    expect(fake.calls.filter((c) => c.op === 'launch' || c.op === 'script')).toEqual([]);
+    expect(fake.inputCalls()).toContainEqual({ op: 'type', text: 'Z:\\tmp\\x y.txt' });
+    expect(fake.inputCalls()).toContainEqual({ op: 'type', text: 'a\tb' });
+  });
+});
