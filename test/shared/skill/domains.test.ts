@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { ArgSpecSchema, checkArg, checkArgs, sampleArg, seededRandom, type ArgSpec } from '../../../src/shared/skill/domains';
+
+const spec = (s: unknown) => ArgSpecSchema.parse(s);
+
+describe('src/shared/skill/domains', () => {
+  it('coerces command-line strings into numbers and booleans within their domain', () => {
+    expect(checkArg('n', spec({ type: 'number', min: 1, max: 10, integer: true }), '7')).toEqual({ ok: true, value: 7 });
+    expect(checkArg('b', spec({ type: 'boolean' }), 'false')).toEqual({ ok: true, value: false });
+  });
+
+  it('says what was expected and what was received when a value is outside its domain', () => {
+    expect(checkArg('n', spec({ type: 'number', min: 1 }), -3)).toEqual({ ok: false, message: 'Expected `n` to be a number >= 1, got `-3` (number)' });
+    expect(checkArg('mode', spec({ type: 'enum', values: ['a', 'b'] }), 'c')).toMatchObject({ ok: false, message: 'Expected `mode` to be one of `a`, `b`, got `c` (string)' });
+    expect(checkArg('p', spec({ type: 'path' }), 'rel/x')).toMatchObject({ ok: false });
+    expect(checkArg('p', spec({ type: 'path' }), 'C:\\x.txt', { pathStyle: 'win32' })).toEqual({ ok: true, value: 'C:\\x.txt' });
+    expect(checkArg('p', spec({ type: 'path', extensions: ['.txt'] }), '/a.md')).toMatchObject({ ok: false });
+  });
+
+  it('checks run-time choices against the members resolved for this run', () => {
+    const s = spec({ type: 'choice', source: { kind: 'windows' }, examples: ['x'] });
+    expect(checkArg('w', s, 'b', { choices: { w: ['a', 'b'] } })).toEqual({ ok: true, value: 'b' });
+    expect(checkArg('w', s, 'z', { choices: { w: ['a', 'b'] } }).ok).toBe(false);
+  });
+
+  it('reports unknown and missing arguments and fills defaults', () => {
+    const specs = { a: spec({ type: 'text' }), b: spec({ type: 'number', default: 3 }) };
+    expect(checkArgs(specs, { a: 'x' })).toEqual({ ok: true, values: { a: 'x', b: 3 } });
+    const bad = checkArgs(specs, { c: 1 });
+    expect(bad.ok).toBe(false);
+    expect(!bad.ok && bad.errors).toEqual([expect.stringContaining('Unknown argument `c`'), expect.stringContaining('Missing argument `a`')]);
+  });
+
+  it('requires examples for pattern strings so that samples can be generated', () => {
+    expect(ArgSpecSchema.safeParse({ type: 'string', pattern: '^a+$' }).success).toBe(false);
+  });
+
+  it('generates samples that lie inside their own domain', () => {
+    const specs: ArgSpec[] = [
+      spec({ type: 'enum', values: ['x', 'y'] }), spec({ type: 'number', min: 2, max: 9, integer: true }),
+      spec({ type: 'text', maxLength: 5 }), spec({ type: 'path', extensions: ['.csv'] }), spec({ type: 'boolean' }),
+      spec({ type: 'string', pattern: '^[0-9]+$', examples: ['12'] }), spec({ type: 'string', minLength: 8 }),
+    ];
+    const rand = seededRandom(42);
+    for (const s of specs) {
+      for (let i = 0; i < 20; i++) {
+        const v = sampleArg(s, rand, { tempDir: '/tmp' });
+        expect(checkArg('x', s, v), `${JSON.stringify(s)} -> ${JSON.stringify(v)}`).toMatchObject({ ok: true });
+      }
+    }
+  });
+});

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { renderDeep, renderTemplate, templateSlots } from '../../../src/shared/skill/template';
+
+describe('src/shared/skill/template', () => {
+  it('keeps the type of a value when the template is one slot', () => {
+    expect(renderTemplate('${n}', { n: 4 })).toBe(4);
+    expect(renderTemplate('n=${n}', { n: 4 })).toBe('n=4');
+  });
+
+  it('applies filters for Wine paths, basenames and regexes', () => {
+    expect(renderTemplate('${p|wine_path}', { p: '/tmp/a b/c.txt' })).toBe('Z:\\tmp\\a b\\c.txt');
+    expect(renderTemplate('^${p|basename|regex_escape} - X$', { p: '/tmp/a (1).txt' })).toBe('^a \\(1\\)\\.txt - X$');
+  });
+
+  it('leaves escaped slots literal and lists referenced names', () => {
+    expect(renderTemplate('$${x} ${y}', { y: 1 })).toBe('${x} 1');
+    expect(templateSlots('${a.b|basename} $${c} ${d}')).toEqual(['a', 'd']);
+  });
+
+  it('throws a clear error for unknown slots and filters', () => {
+    expect(() => renderTemplate('${nope}', { a: 1 })).toThrow('Template slot `${nope}` has no value; known names: a');
+    expect(() => renderTemplate('${a|shout}', { a: 'x' })).toThrow('Unknown template filter `shout`');
+  });
+
+  it('renders nested structures', () => {
+    expect(renderDeep({ k: ['${a}', { t: 'x${a}' }] }, { a: 'v' })).toEqual({ k: ['v', { t: 'xv' }] });
+  });
+});
