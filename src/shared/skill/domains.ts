@@ -15,8 +15,6 @@ const common = {
   examples: z.array(z.union([z.string(), z.number(), z.boolean()])).optional(),
 };
 
-const scalar = z.union([z.string(), z.number(), z.boolean()]);
-
 export const EnumArgSchema = z.object({
   type: z.literal('enum'),
   values: z.array(z.union([z.string(), z.number()])).min(1),

@@ -1,0 +1,55 @@
+// Lint rules enforce where code may run (STYLE.md): shared is pure, the renderer talks to main
+// only through the bridge, and only src/main/platform and the Electron root import electron.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'url', 'util', 'stream', 'events', 'worker_threads'];
+const pattern = (group, message) => ({ group, message });
+
+export default tseslint.config(
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', '.cache/**', 'bench/results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+    },
+  },
+  {
+    files: ['src/shared/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          pattern(nodeBuiltins, 'src/shared is pure TypeScript: no Node built-ins.'),
+          pattern(['electron', 'electron/*'], 'src/shared must not import electron.'),
+          pattern(['**/main/**', '**/renderer/**', '**/preload/**', 'better-sqlite3', '@nut-tree-fork/*', 'openai', 'react', 'react-dom'], 'src/shared must not depend on a runtime.'),
+        ],
+      }],
+    },
+  },
+  {
+    files: ['src/renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          pattern(nodeBuiltins, 'The renderer runs sandboxed: no Node built-ins.'),
+          pattern(['electron', 'electron/*', 'better-sqlite3', '@nut-tree-fork/*', 'openai', 'x11', 'ws'], 'The renderer reaches these only through the bridge.'),
+          pattern(['**/main/**', '**/preload/**'], 'The renderer talks to main only through the typed bridge.'),
+        ],
+      }],
+    },
+  },
+  {
+    files: ['src/main/**/*.ts', 'src/preload/**/*.ts'],
+    ignores: ['src/main/platform/**', 'src/main/index.ts', 'src/preload/**'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [pattern(['electron', 'electron/*'], 'Only src/main/platform and src/main/index.ts import electron; core services run without it.')],
+      }],
+    },
+  },
+);
