@@ -1,0 +1,31 @@
+import type { RunJournal, StepRecord } from '../executor/types';
+import { appendStep, createRun, finishRun } from './runs';
+import type { StoreDb } from './statements';
+
+/** The executor's journal written to the store: each run, each step, committed as it happens. */
+export class SqliteRunJournal implements RunJournal {
+  /** `sessionId` is stamped on every run this journal starts. */
+  constructor(
+    private readonly db: StoreDb,
+    private readonly sessionId?: string,
+  ) {}
+
+  startRun(run: Parameters<RunJournal['startRun']>[0]): void {
+    createRun(this.db, {
+      id: run.id, skillId: run.skillId, app: run.app ?? null, args: run.args, dryRun: run.dryRun, startedAt: run.startedAt,
+      parentRunId: run.parentRunId ?? null, goal: run.goal ?? null, sessionId: this.sessionId ?? null,
+    });
+  }
+
+  recordStep(step: StepRecord): void {
+    appendStep(this.db, {
+      runId: step.runId, seq: step.seq, depth: step.depth, skillId: step.skillId, app: step.app ?? null, nodeId: step.nodeId,
+      primitive: step.primitive, resolvedArgs: step.resolved, startedAt: step.startedAt, endedAt: step.endedAt, outcome: step.outcome,
+      error: step.error ?? null, screenshotPath: step.screenshotPath ?? null,
+    });
+  }
+
+  finishRun(id: string, end: Parameters<RunJournal['finishRun']>[1]): void {
+    finishRun(this.db, id, { status: end.status, error: end.error ?? null, result: end.result, endedAt: end.endedAt });
+  }
+}
