@@ -1,0 +1,125 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  appendAudit, AUDIT_GENESIS_HASH, auditHash, digestArgs, exportAuditJsonl, listAudit, verifyAuditChain, verifyAuditRows,
+  type AuditEntry, type AuditRow, type StoreDb,
+} from '../../../../src/main/services/store';
+import { useTempStores } from './helpers/tempDir';
+
+const temp = useTempStores();
+
+const entry = (i: number, extra: Partial<AuditEntry> = {}): AuditEntry => ({
+  ts: 1_000 + i, sessionId: 'sess', runId: `run-${i % 2}`, skillId: i % 2 ? 'mousepad.save_as' : 'calc.evaluate', nodeId: `n${i}`,
+  capability: 'input.keyboard', target: 'mousepad: Untitled 1', decision: 'allow', reason: 'manifest allows', policySource: 'skill:mousepad.save_as#permissions[0]',
+  argsDigest: digestArgs({ i }), ...extra,
+} as AuditEntry);
+
+function fill(db: StoreDb, n: number): AuditRow[] {
+  return Array.from({ length: n }, (_, i) => appendAudit(db, entry(i + 1)));
+}
+
+describe('src/main/services/store/audit', () => {
+  it('chains each row to the previous one by SHA-256 over its canonical JSON', () => {
+    const { db } = temp.open();
+    const [a, b] = fill(db, 2) as [AuditRow, AuditRow];
+    expect(a.prevHash).toBe(AUDIT_GENESIS_HASH);
+    expect(b.prevHash).toBe(a.hash);
+    expect(a.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(auditHash(b)).toBe(b.hash);
+    expect(listAudit(db)).toEqual([a, b]);
+    expect(verifyAuditChain(db)).toEqual({ ok: true, count: 2, headHash: b.hash });
+  });
+
+  it('verifies an empty trail', () => {
+    const { db } = temp.open();
+    expect(verifyAuditChain(db)).toEqual({ ok: true, count: 0, headHash: AUDIT_GENESIS_HASH });
+  });
+
+  it('detects a row edited with a raw UPDATE and names its id', () => {
+    const { db } = temp.open();
+    fill(db, 5);
+    db.prepare("UPDATE audit SET decision = 'deny' WHERE id = 3").run();
+    expect(verifyAuditChain(db)).toMatchObject({ ok: false, firstBadId: 3, reason: 'row_modified', count: 2 });
+  });
+
+  it('detects an edit whose hash was recomputed, at the next row', () => {
+    const { db } = temp.open();
+    fill(db, 5);
+    const row = listAudit(db).find((r) => r.id === 3)!;
+    const forged = { ...row, target: '/home/a/.ssh/id_rsa' };
+    db.prepare('UPDATE audit SET target = ?, hash = ? WHERE id = 3').run(forged.target, auditHash(forged));
+    expect(verifyAuditChain(db)).toMatchObject({ ok: false, firstBadId: 4, reason: 'chain_broken' });
+  });
+
+  it('detects a deleted row at the row after it, and a deleted first row', () => {
+    const { db } = temp.open();
+    fill(db, 5);
+    db.prepare('DELETE FROM audit WHERE id = 2').run();
+    expect(verifyAuditChain(db)).toMatchObject({ ok: false, firstBadId: 3, reason: 'chain_broken', count: 1, message: expect.stringContaining('deleted') });
+
+    const other = temp.open().db;
+    fill(other, 3);
+    other.prepare('DELETE FROM audit WHERE id = 1').run();
+    expect(verifyAuditChain(other)).toMatchObject({ ok: false, firstBadId: 2, reason: 'chain_broken' });
+  });
+
+  it('keeps one chain across reopening the store', () => {
+    const dataDir = temp.dir();
+    const first = temp.open({}, dataDir);
+    const [, last] = fill(first.db, 2) as [AuditRow, AuditRow];
+    first.close();
+    const second = temp.open({}, dataDir);
+    const next = appendAudit(second.db, entry(3));
+    expect(next.prevHash).toBe(last.hash);
+    expect(verifyAuditChain(second.db)).toMatchObject({ ok: true, count: 3 });
+  });
+
+  it('records how a confirm was answered and refuses an answer on allow or deny', () => {
+    const { db } = temp.open();
+    const row = appendAudit(db, entry(1, { decision: 'confirm', answer: 'allow_session' }));
+    expect(row).toMatchObject({ decision: 'confirm', answer: 'allow_session' });
+    expect(appendAudit(db, entry(2, { decision: 'deny' })).answer).toBeNull();
+    expect(() => appendAudit(db, entry(3, { decision: 'confirm' } as Partial<AuditEntry>))).toThrow(/Expected `answer` to be one of 'allow_once', 'allow_session'/);
+    expect(() => appendAudit(db, { ...entry(4), answer: 'allow_once' } as unknown as AuditEntry)).toThrow(/Expected `answer` to be absent for a 'allow' decision/);
+    expect(() => appendAudit(db, entry(5, { decision: 'maybe' } as unknown as Partial<AuditEntry>))).toThrow(/Expected `decision` to be one of 'allow', 'confirm', 'deny', got `maybe`/);
+    expect(verifyAuditChain(db)).toMatchObject({ ok: true, count: 2 });
+  });
+
+  it('lists by time, skill, run and session, in append order, with a limit', () => {
+    const { db } = temp.open();
+    fill(db, 6);
+    appendAudit(db, entry(7, { sessionId: 'other' }));
+    const ids = (rows: AuditRow[]) => rows.map((r) => r.id);
+    expect(ids(listAudit(db, { since: 1_004 }))).toEqual([4, 5, 6, 7]);
+    expect(ids(listAudit(db, { skill: 'mousepad.save_as' }))).toEqual([1, 3, 5, 7]);
+    expect(ids(listAudit(db, { skill: 'mousepad.save_as', since: 1_002, limit: 1 }))).toEqual([3]);
+    expect(ids(listAudit(db, { runId: 'run-0' }))).toEqual([2, 4, 6]);
+    expect(ids(listAudit(db, { sessionId: 'other' }))).toEqual([7]);
+    expect(ids(listAudit(db, { limit: 2 }))).toEqual([1, 2]);
+  });
+
+  it('exports JSONL that verifies on its own, and fails once a line is altered', () => {
+    const { db } = temp.open();
+    fill(db, 4);
+    const file = join(temp.dir(), 'audit.jsonl');
+    expect(exportAuditJsonl(db, file)).toEqual({ count: 4 });
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+    const rows = lines.map((l) => JSON.parse(l) as AuditRow);
+    expect(rows).toEqual(listAudit(db));
+    expect(verifyAuditRows(rows)).toMatchObject({ ok: true, count: 4 });
+    rows[1] = { ...rows[1]!, reason: 'edited in the export' };
+    expect(verifyAuditRows(rows)).toMatchObject({ ok: false, firstBadId: 2, reason: 'row_modified' });
+    expect(exportAuditJsonl(db, file, { skill: 'calc.evaluate' })).toEqual({ count: 2 });
+  });
+
+  it('digests arguments independently of key order and never stores them', () => {
+    expect(digestArgs({ a: 1, b: { c: [1, 'x'] } })).toBe(digestArgs({ b: { c: [1, 'x'] }, a: 1 }));
+    expect(digestArgs({ a: 1 })).not.toBe(digestArgs({ a: 2 }));
+    const store = temp.open();
+    appendAudit(store.db, entry(1, { argsDigest: digestArgs({ password: 'hunter2' }), reason: 'marker-reason' }));
+    const onDisk = Buffer.concat([readFileSync(store.file), readFileSync(`${store.file}-wal`)]);
+    expect(onDisk.includes('marker-reason')).toBe(true); // the row did reach the disk
+    expect(onDisk.includes('hunter2')).toBe(false);
+  });
+});
