@@ -6,6 +6,7 @@ export type { LlmPlannerOptions } from './LlmPlanner';
 export { OfflinePlanner } from './OfflinePlanner';
 export type { OfflinePlan, PlannedStep } from './OfflinePlanner';
 export { MemoryAgentMemory } from './MemoryAgentMemory';
+export { SqliteAgentMemory, SqliteAgentRunRecorder } from './SqliteAgentStore';
 export { createAgent } from './createAgent';
 export type { CreateAgentOptions } from './createAgent';
 export { compileTemplate, matchTemplate, splitGoal } from './templates';

@@ -4,6 +4,9 @@ import { createHash } from 'node:crypto';
 export interface EmbeddingCache {
   get(model: string, textHash: string): Float32Array | undefined;
   put(model: string, textHash: string, vector: Float32Array): void;
+  /** Batch forms (one transaction in SQLite); used when present. */
+  getMany?(model: string, textHashes: readonly string[]): Map<string, Float32Array>;
+  putMany?(model: string, entries: readonly { textHash: string; vector: Float32Array }[]): void;
 }
 
 /** sha256 of the text, hex: the cache key (texts themselves are not stored twice). */
@@ -38,15 +41,15 @@ export interface Embedder {
 /** Embeds through the cache: only texts never seen with this model reach the embedder. */
 export async function embedCached(embedder: Embedder, cache: EmbeddingCache, texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> {
   const hashes = texts.map(textHash);
-  const out: (Float32Array | undefined)[] = hashes.map((h) => cache.get(embedder.model, h));
+  const found = cache.getMany?.(embedder.model, hashes);
+  const out: (Float32Array | undefined)[] = hashes.map((h) => (found ? found.get(h) : cache.get(embedder.model, h)));
   const missing = out.flatMap((v, i) => (v ? [] : [i]));
   if (missing.length) {
     const vectors = await embedder.embed(missing.map((i) => texts[i]!), signal);
-    missing.forEach((i, k) => {
-      const v = normalise(Float32Array.from(vectors[k]!));
-      cache.put(embedder.model, hashes[i]!, v);
-      out[i] = v;
-    });
+    const fresh = missing.map((i, k) => ({ i, textHash: hashes[i]!, vector: normalise(Float32Array.from(vectors[k]!)) }));
+    if (cache.putMany) cache.putMany(embedder.model, fresh);
+    else for (const f of fresh) cache.put(embedder.model, f.textHash, f.vector);
+    for (const f of fresh) out[f.i] = f.vector;
   }
   return out as Float32Array[];
 }

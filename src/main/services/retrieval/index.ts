@@ -4,6 +4,7 @@ export type { SkillCard } from './cards';
 export { HybridRetriever, cardText } from './HybridRetriever';
 export type { HybridOptions, RetrievalHit, RetrieveOptions } from './HybridRetriever';
 export { MiniSearchLexicalIndex } from './LexicalIndex';
+export { SqliteEmbeddingCache } from './SqliteEmbeddingCache';
 export type { LexicalHit } from './LexicalIndex';
 export { MemoryEmbeddingCache, embedCached, textHash, cosine, llmEmbedder } from './EmbeddingCache';
 export type { EmbeddingCache, Embedder } from './EmbeddingCache';
