@@ -6,7 +6,7 @@ export type { StoreDb } from './statements';
 export { canonicalJson, sha256Hex } from './json';
 export { MIGRATIONS, LATEST_SCHEMA_VERSION, migrate, schemaVersion, checkMigrationList, type Migration, type MigrationReport } from './migrations';
 export {
-  createRun, finishRun, setRunAccounting, appendStep, getRun, listRuns, getSteps,
+  createRun, finishRun, setRunAccounting, appendStep, getRun, findRunsByIdPrefix, listRuns, getSteps,
   type RunRow, type StepRow, type RunStatus, type FinishedRunStatus, type StepOutcome, type RunErrorData, type RunAccounting,
   type NewRun, type RunEnd, type NewStep, type ListRunsFilter,
 } from './runs';

@@ -220,6 +220,18 @@ export function listRuns(db: StoreDb, filter: ListRunsFilter = {}): RunRow[] {
   return prepared<RunRecord>(db, sql).all(...params, limit).map(toRunRow);
 }
 
+/**
+ * Runs whose id starts with `prefix` (for `runs show 3f2a`), at most `limit`; a range scan on
+ * the primary key, so it stays fast however many runs are stored. Two hits means ambiguous.
+ */
+export function findRunsByIdPrefix(db: StoreDb, prefix: string, limit = 2): RunRow[] {
+  expectText(prefix, 'prefix');
+  expectInteger(limit, 'limit', 1);
+  // U+10FFFF sorts after every character in SQLite's byte-wise BINARY order: [prefix, prefix + max) is the prefix range.
+  return prepared<RunRecord>(db, `SELECT ${RUN_COLUMNS} FROM runs WHERE id >= ? AND id < ? ORDER BY id LIMIT ?`)
+    .all(prefix, `${prefix}\u{10FFFF}`, limit).map(toRunRow);
+}
+
 /** A run's steps in execution order. */
 export function getSteps(db: StoreDb, runId: string): StepRow[] {
   return prepared<StepRecord>(db, 'SELECT * FROM steps WHERE run_id = ? ORDER BY seq').all(runId).map(toStepRow);

@@ -123,3 +123,28 @@ describe('src/main/services/store/audit', () => {
     expect(onDisk.includes('hunter2')).toBe(false);
   });
 });
+
+describe('src/main/services/store/audit (two processes)', () => {
+  it('keeps a single valid chain when two processes append at the same time', async () => {
+    const { spawn } = await import('node:child_process');
+    const dataDir = temp.dir();
+    temp.open({}, dataDir).close(); // create and migrate first, so the children only append
+    const startAt = String(Date.now() + 4_000);
+    const child = (label: string) => new Promise<string>((resolve, reject) => {
+      const p = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'fixtures', 'appendAuditMany.ts'), dataDir, label, '1000', startAt], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      p.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      p.stderr.on('data', (d: Buffer) => (out += d.toString()));
+      p.on('error', reject);
+      p.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`child ${label} exited ${code}: ${out}`))));
+    });
+    expect(await Promise.all([child('A'), child('B')])).toEqual(['done\n', 'done\n']);
+    const { db } = temp.open({}, dataDir);
+    expect(verifyAuditChain(db)).toMatchObject({ ok: true, count: 2000 });
+    const sessions = listAudit(db, { limit: 2000 }).map((r) => r.sessionId);
+    expect(sessions.filter((s) => s === 'A')).toHaveLength(1000);
+    // Interleaved, not one after the other: the processes really did contend for the chain head.
+    const switches = sessions.filter((s, i) => i > 0 && s !== sessions[i - 1]).length;
+    expect(switches).toBeGreaterThan(10);
+  }, 60_000);
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appendStep, createRun, finishRun, getRun, getSteps, listRuns, setRunAccounting, type NewStep } from '../../../../src/main/services/store';
+import { appendStep, createRun, findRunsByIdPrefix, finishRun, getRun, getSteps, listRuns, setRunAccounting, type NewStep } from '../../../../src/main/services/store';
 import { useTempStores } from './helpers/tempDir';
 
 const temp = useTempStores();
@@ -90,5 +90,16 @@ describe('src/main/services/store/runs', () => {
     appendStep(db, step('r1', 0));
     db.prepare("DELETE FROM runs WHERE id = 'r1'").run();
     expect(getSteps(db, 'r1')).toEqual([]);
+  });
+
+  it('finds runs by id prefix through the primary key, two hits meaning ambiguous', () => {
+    const { db } = temp.open();
+    for (const id of ['3f2a0000-aaaa', '3f2a0000-bbbb', '3f2b1111-cccc', '3f2']) createRun(db, { id, skillId: 's.a' });
+    expect(findRunsByIdPrefix(db, '3f2b').map((r) => r.id)).toEqual(['3f2b1111-cccc']);
+    expect(findRunsByIdPrefix(db, '3f2a').map((r) => r.id)).toEqual(['3f2a0000-aaaa', '3f2a0000-bbbb']);
+    expect(findRunsByIdPrefix(db, '3f2', 10).map((r) => r.id)).toEqual(['3f2', '3f2a0000-aaaa', '3f2a0000-bbbb', '3f2b1111-cccc']);
+    expect(findRunsByIdPrefix(db, '3f2c')).toEqual([]);
+    const plan = db.prepare('EXPLAIN QUERY PLAN SELECT id FROM runs WHERE id >= ? AND id < ?').all('a', 'b') as { detail: string }[];
+    expect(plan.map((p) => p.detail).join(' ')).toMatch(/USING (COVERING )?INDEX sqlite_autoindex_runs_1 \(id>\? AND id<\?\)/);
   });
 });
