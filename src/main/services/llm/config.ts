@@ -109,3 +109,24 @@ export function resolveProviderConfig(role: LlmRole, settings: LlmSettings | und
 export function describeProvider(c: ProviderConfig): string {
   return `${c.role}: ${PROVIDER_PRESETS[c.preset].label} ${c.baseURL} model=${c.model} key=${c.apiKey ? 'set (hidden)' : 'none'}`;
 }
+
+/**
+ * Role settings from environment variables, for the CLI and CI: `SKILLDESK_<ROLE>_MODEL`,
+ * `_BASE_URL`, `_PRESET`, `_API_KEY_ENV` (the name of the variable holding the key), `_API_KEY`.
+ * `SKILLDESK_LLM_*` applies to every role that has no variables of its own.
+ * @example SKILLDESK_PLANNER_MODEL=qwen2.5:7b SKILLDESK_PLANNER_PRESET=ollama skilldesk agent "..."
+ */
+export function llmSettingsFromEnv(env: Record<string, string | undefined> = process.env): LlmSettings {
+  const out: Record<string, RoleSettings> = {};
+  for (const role of LLM_ROLES) {
+    const get = (k: string) => env[`SKILLDESK_${role.toUpperCase()}_${k}`] ?? (role !== 'embedder' ? env[`SKILLDESK_LLM_${k}`] : undefined);
+    const model = get('MODEL');
+    if (!model) continue;
+    const preset = get('PRESET') as ProviderPreset | undefined;
+    out[role] = {
+      model, ...(preset && { preset }), ...(get('BASE_URL') && { baseURL: get('BASE_URL') }),
+      ...(get('API_KEY_ENV') && { apiKeyEnv: get('API_KEY_ENV') }), ...(get('API_KEY') && { apiKey: get('API_KEY') }),
+    };
+  }
+  return out;
+}

@@ -1,5 +1,5 @@
 /** Model providers: OpenAI-compatible servers per role, with retries, cancellation and accounting. */
-export { LLM_ROLES, PROVIDER_PRESETS, LlmSettingsSchema, RoleSettingsSchema, resolveProviderConfig, describeProvider } from './config';
+export { LLM_ROLES, PROVIDER_PRESETS, LlmSettingsSchema, RoleSettingsSchema, resolveProviderConfig, describeProvider, llmSettingsFromEnv } from './config';
 export type { LlmRole, LlmSettings, RoleSettings, ProviderConfig, ProviderPreset, StructuredMode } from './config';
 export { LlmError, redactSecrets } from './errors';
 export type { LlmErrorCode } from './errors';
