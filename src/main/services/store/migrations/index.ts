@@ -5,7 +5,13 @@ import type { Migration } from './types';
 
 export type { Migration } from './types';
 
-/** Every migration, in order. Append new ones; never edit or reorder a shipped one. */
+/**
+ * Every migration, in order. Append new ones; never edit or reorder a shipped one.
+ * To add version N: create `NNN-name.ts` exporting a `Migration` with `version: N`, append it
+ * here, and add `test/main/services/store/migrations/NNN-name.test.ts` that seeds a database
+ * opened with `openAtVersion(file, N - 1)` (test/main/services/store/helpers/migrationHarness.ts)
+ * and asserts the rows after `upgrade(db, N)`.
+ */
 export const MIGRATIONS: readonly Migration[] = [migration001];
 
 /** The schema version this build writes. */
