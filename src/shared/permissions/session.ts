@@ -1,0 +1,108 @@
+import { bindConstraints, withImplicitApps } from './constraints';
+import { DEFAULT_WORKSPACE_ENTRIES, type WorkspacePolicy } from './manifest';
+import { decide } from './PolicyEngine';
+import type { DeclaredSkill, Grant, GrantScope, PermissionRequest, PolicyDecision, PolicyState } from './policy';
+import type { ScopeEnv } from './scopes';
+
+/**
+ * The live session state around the pure engine: the declared pool (loaded skills' manifests),
+ * the granted set (once / session / persistent grants) and rate-limit usage. Pure TS: the
+ * mediator persists persistent grants and the audit; this only keeps the facts.
+ */
+export class PermissionSession {
+  private readonly skills = new Map<string, DeclaredSkill>();
+  private grants: Grant[] = [];
+  private readonly usage = new Map<string, number[]>();
+  private nextGrant = 1;
+
+  constructor(
+    readonly workspace: WorkspacePolicy,
+    readonly env: ScopeEnv,
+    init: { skills?: Record<string, DeclaredSkill>; grants?: readonly Grant[]; idPrefix?: string } = {},
+  ) {
+    for (const [id, s] of Object.entries(init.skills ?? {})) this.skills.set(id, s);
+    this.grants = [...(init.grants ?? [])];
+    this.idPrefix = init.idPrefix ?? 's';
+  }
+
+  private readonly idPrefix: string;
+
+  /** Adds (or replaces) a skill in the declared pool. */
+  loadSkill(id: string, skill: DeclaredSkill): void {
+    this.skills.set(id, skill);
+  }
+
+  hasSkill(id: string): boolean {
+    return this.skills.has(id);
+  }
+
+  /** A snapshot for `decide`. */
+  state(): PolicyState {
+    return {
+      skills: Object.fromEntries(this.skills),
+      workspace: this.workspace,
+      grants: this.grants,
+      usage: Object.fromEntries(this.usage),
+      env: this.env,
+    };
+  }
+
+  decide(req: PermissionRequest): PolicyDecision {
+    return decide(req, this.state());
+  }
+
+  /** Records an allow: counts it against rate limits and consumes a once-grant. */
+  recordAllowed(decision: PolicyDecision, time: number): void {
+    if (decision.effect !== 'allow') return;
+    if (decision.rateKey) this.usage.set(decision.rateKey, [...(this.usage.get(decision.rateKey) ?? []).filter((t) => t > time - 86_400_000), time]);
+    if (decision.grantId) {
+      const g = this.grants.find((x) => x.id === decision.grantId);
+      if (g?.scope === 'once') this.grants = this.grants.filter((x) => x !== g);
+      else if (g) this.usage.set(`grant:${g.id}`, [...(this.usage.get(`grant:${g.id}`) ?? []), time]);
+    }
+  }
+
+  /**
+   * Turns an answer to a confirm into a grant. The grant copies the constraints of the entry
+   * that asked, with its argument and app slots bound to this request, so it never covers
+   * more than that entry did for these arguments.
+   */
+  grantFor(req: PermissionRequest, decision: PolicyDecision, scope: GrantScope, opts: { expiresAt?: number; id?: string } = {}): Grant {
+    if (decision.effect !== 'confirm' || !decision.entry) {
+      throw new Error(`Expected a confirm decision to grant, got \`${decision.effect}\` from ${decision.source}`);
+    }
+    const skillApp = this.skills.get(req.skill)?.app;
+    const copied = withImplicitApps(decision.entry.constraints, req.capability, skillApp);
+    const values = { ...(req.args ?? {}), ...(req.app !== undefined && { app: req.app }) };
+    const grant: Grant = {
+      id: opts.id ?? `${this.idPrefix}${this.nextGrant++}`,
+      skill: req.skill, capability: req.capability, scope,
+      constraints: bindConstraints(copied, values),
+      grantedAt: req.time, answers: decision.source,
+      ...(opts.expiresAt !== undefined && { expiresAt: opts.expiresAt }),
+    };
+    this.grants.push(grant);
+    return grant;
+  }
+
+  /** Adds an existing grant (a persistent one read back from the store). */
+  addGrant(grant: Grant): void {
+    this.grants = [...this.grants.filter((g) => g.id !== grant.id), grant];
+  }
+
+  revokeGrant(id: string, at: number): boolean {
+    const g = this.grants.find((x) => x.id === id);
+    if (!g) return false;
+    this.grants = this.grants.map((x) => (x.id === id ? { ...x, revokedAt: at } : x));
+    return true;
+  }
+
+  listGrants(): readonly Grant[] {
+    return this.grants;
+  }
+}
+
+/** The workspace policy used when none is configured. */
+export function defaultWorkspacePolicy(): WorkspacePolicy {
+  return { version: 1, entries: [...DEFAULT_WORKSPACE_ENTRIES], trust: {}, folders: {} };
+}
