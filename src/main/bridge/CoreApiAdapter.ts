@@ -1,0 +1,135 @@
+import { readFile, realpath } from 'node:fs/promises';
+import { join, sep } from 'node:path';
+import { z } from 'zod';
+import { SkillDeskError } from '../../shared/errors';
+import type { AuditQuery, AuditView, CoreApi, GrantView, LibraryView, RunEventView, SettingsInput } from '../../shared/ipc';
+import type { Core } from '../core/Core';
+import { builtinSkillsDir } from '../core/paths';
+import { HybridRetriever } from '../services/retrieval';
+import { listAudit, listGrants, revokeGrant, type StoreDb } from '../services/store';
+import { compositionView, libraryView, skillDetail } from './libraryViews';
+import { saveSettings, settingsView, testProvider } from './settingsApi';
+import { saveUserSkill } from './UserSkillWriter';
+
+export interface CoreApiAdapterOptions {
+  core: Core;
+  /** The store (audit, grants, settings). */
+  db: StoreDb;
+  version: string;
+  /** Session grants held by the permission engine, when one is wired. */
+  sessionGrants?: { list(): GrantView[]; revoke(id: string): boolean };
+}
+
+/** Serves the UI's `CoreApi` from the application core, the store and the library files. */
+export class CoreApiAdapter implements CoreApi {
+  private retriever?: { for: unknown; retriever: HybridRetriever };
+
+  constructor(private readonly o: CoreApiAdapterOptions) {}
+
+  async info() {
+    const desktop: 'available' | 'unavailable' = process.platform !== 'linux' || process.env.DISPLAY ? 'available' : 'unavailable';
+    return {
+      version: this.o.version, platform: process.platform, sessionId: this.o.core.sessionId,
+      dataDir: this.o.core.options.dataDir, userSkillsDir: this.o.core.userSkillsDir, desktop,
+    };
+  }
+
+  async library(): Promise<LibraryView> {
+    const { library, problems } = await this.o.core.loadLibrary();
+    return libraryView(library, problems);
+  }
+
+  async reloadLibrary(): Promise<LibraryView> {
+    await this.o.core.reloadLibrary();
+    return this.library();
+  }
+
+  async searchSkills(query: string, options: { app?: string; limit: number }) {
+    const { library } = await this.o.core.loadLibrary();
+    if (this.retriever?.for !== library) this.retriever = { for: library, retriever: HybridRetriever.fromLibrary(library) };
+    const hits = await this.retriever.retriever.retrieve(query, { top: options.limit });
+    return hits.filter((h) => !options.app || h.card.apps.includes(options.app)).map((h) => ({ skillId: h.card.ref, score: h.score }));
+  }
+
+  async composition() {
+    return compositionView((await this.o.core.loadLibrary()).library);
+  }
+
+  async getSkill(id: string) {
+    const { library } = await this.o.core.loadLibrary();
+    const skill = library.skills.get(id);
+    if (!skill) throw new SkillDeskError('skill.not_found', `No skill \`${id}\` in the library; reload the library if you just added it.`);
+    return skillDetail(library, skill);
+  }
+
+  async saveUserSkill(doc: Record<string, unknown>) {
+    const builtinDir = this.o.core.options.builtinSkillsDir ?? builtinSkillsDir();
+    const { path, id } = await saveUserSkill({ builtinDir, userDir: this.o.core.userSkillsDir, doc });
+    await this.o.core.reloadLibrary();
+    return { path, skill: await this.getSkill(id) };
+  }
+
+  async runSkill(r: Parameters<CoreApi['runSkill']>[0]) {
+    return this.o.core.runSkill({
+      skill: r.skill, args: r.args, dryRun: r.dryRun, signal: r.signal, screenshotEveryStep: r.screenshotEveryStep,
+      onEvent: (e) => r.onEvent(e as RunEventView), ...(r.app && { app: r.app }),
+    });
+  }
+
+  async listRuns(filter: { limit: number; skill?: string }) {
+    return this.o.core.listRuns(filter);
+  }
+
+  async getRun(id: string) {
+    return this.o.core.getRun(id);
+  }
+
+  async readScreenshot(path: string): Promise<Uint8Array> {
+    const root = await realpath(join(this.o.core.options.dataDir, 'screenshots')).catch(() => undefined);
+    const file = await realpath(path).catch(() => undefined);
+    if (!root || !file || !file.startsWith(root + sep) || !file.endsWith('.png')) {
+      throw new SkillDeskError('runs.screenshot_refused', `Expected a step screenshot inside the data folder's screenshots, got \`${path}\``);
+    }
+    return readFile(file);
+  }
+
+  async listGrants(): Promise<GrantView[]> {
+    const persistent = listGrants(this.o.db, { state: 'active' }).map((g): GrantView => ({
+      id: `p${g.id}`, scope: 'persistent', skillId: g.skillId, capability: g.capability, constraints: g.constraints, grantedAt: g.grantedAt, expiresAt: g.expiresAt,
+    }));
+    return [...(this.o.sessionGrants?.list() ?? []), ...persistent];
+  }
+
+  async revokeGrant(id: string): Promise<boolean> {
+    const m = /^p(\d+)$/.exec(id);
+    if (m) return revokeGrant(this.o.db, Number(m[1])) === 'revoked';
+    return this.o.sessionGrants?.revoke(id) ?? false;
+  }
+
+  async listAudit(q: z.output<typeof AuditQuery>): Promise<AuditView[]> {
+    const rows = listAudit(this.o.db, { limit: q.limit, ...(q.since !== undefined && { since: q.since }), ...(q.skill && { skill: q.skill }) });
+    const text = q.text?.toLowerCase();
+    return rows
+      .filter((r) => !q.decision || r.decision === q.decision)
+      .filter((r) => !text || [r.capability, r.target, r.reason, r.skillId, r.policySource, r.answer].some((v) => v?.toLowerCase().includes(text)))
+      .map((r) => ({
+        id: r.id, ts: r.ts, sessionId: r.sessionId, runId: r.runId, skillId: r.skillId, nodeId: r.nodeId, capability: r.capability,
+        target: r.target, decision: r.decision, answer: r.answer, reason: r.reason, policySource: r.policySource,
+      }));
+  }
+
+  async getSettings() {
+    const { library } = await this.o.core.loadLibrary();
+    const domains = [...library.interfaces.keys()].map((id) => ({ id, apps: library.implementers(id) }));
+    return settingsView(this.o.db, this.o.core.options.dataDir, domains);
+  }
+
+  async saveSettings(input: z.output<typeof SettingsInput>) {
+    saveSettings(this.o.db, input);
+    return this.getSettings();
+  }
+
+  testProvider(role: 'planner' | 'grounder' | 'embedder') {
+    return testProvider(this.o.db, role);
+  }
+}

@@ -1,0 +1,59 @@
+import type { CompositionView, LibraryView, SkillDetail, SkillSummary } from '../../shared/ipc';
+import { graphPrimitives, splitRef, type LibraryProblem, type Skill, type SkillLibrary } from '../../shared/skill';
+
+/** Conversions from the loaded library to the views the UI shows. */
+
+export function skillSummary(s: Skill, reliability?: SkillSummary['reliability']): SkillSummary {
+  return {
+    id: s.id, kind: s.kind, ...(s.app && { app: s.app }), ...(s.implements && { implements: s.implements }),
+    description: s.description, intents: s.intents, trust: s.trust, origin: s.source.origin, file: s.source.file,
+    argNames: Object.keys(s.args), primitives: graphPrimitives(s.graph).length, ...(reliability && { reliability }),
+  };
+}
+
+export function libraryView(library: SkillLibrary, problems: LibraryProblem[], reliability: (id: string) => SkillSummary['reliability'] = () => undefined): LibraryView {
+  return {
+    interfaces: [...library.interfaces.values()].map((i) => ({
+      id: i.id,
+      description: i.description,
+      methods: Object.entries(i.methods).map(([name, m]) => ({
+        name, description: m.description, composite: Boolean(m.composite),
+        implementedBy: m.composite ? library.implementers(i.id) : library.implementationsOf(`${i.id}.${name}`).map((s) => s.app!),
+      })),
+    })),
+    apps: [...library.apps.values()].map((a) => ({ id: a.id, name: a.name, platforms: a.platforms, implements: a.implements, origin: a.source.origin })),
+    skills: library.list().map((s) => skillSummary(s, reliability(s.id))),
+    problems,
+  };
+}
+
+export function skillDetail(library: SkillLibrary, s: Skill, reliability?: SkillSummary['reliability']): SkillDetail {
+  const apps = s.app ? [s.app] : s.implements ? library.implementers(splitRef(s.implements).head) : [];
+  return {
+    ...skillSummary(s, reliability), version: s.version, args: s.args, ...(s.returns && { returns: s.returns }),
+    permissions: s.permissions, graph: s.graph, ...(s.verify && { verify: s.verify }), apps,
+    editable: s.kind !== 'composite',
+  };
+}
+
+/** Which skill calls which: the composition graph, with interface methods as the nodes calls land on. */
+export function compositionView(library: SkillLibrary): CompositionView {
+  const nodes = new Map<string, CompositionView['nodes'][number]>();
+  const edges: CompositionView['edges'] = [];
+  for (const s of library.skills.values()) {
+    nodes.set(s.id, { id: s.id, kind: s.kind, ...(s.app && { app: s.app }) });
+    if (s.implements && s.implements !== s.id) {
+      if (!nodes.has(s.implements)) nodes.set(s.implements, { id: s.implements, kind: 'interface_method' });
+      edges.push({ from: s.implements, to: s.id });
+    }
+  }
+  for (const s of library.skills.values()) {
+    for (const n of s.graph.nodes) {
+      if (n.kind !== 'action' || n.primitive.action !== 'call') continue;
+      const to = n.primitive.skill;
+      if (!nodes.has(to)) nodes.set(to, { id: to, kind: 'interface_method' });
+      if (!edges.some((e) => e.from === s.id && e.to === to)) edges.push({ from: s.id, to });
+    }
+  }
+  return { nodes: [...nodes.values()], edges };
+}

@@ -1,0 +1,95 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Core } from './core/Core';
+import { createNodeCore } from './core/createNodeCore';
+import { packageRoot } from './core/paths';
+import { CoreApiAdapter } from './bridge/CoreApiAdapter';
+import { Dispatcher } from './bridge/Dispatcher';
+import { EventHub } from './bridge/EventHub';
+import { startHostServer, type HostServer } from './bridge/HostServer';
+import { PromptBroker } from './bridge/PromptBroker';
+import { defaultDataDir, openStore } from './services/store';
+
+/**
+ * Host mode's composition root: the core under plain Node, the UI served on 127.0.0.1 with
+ * the IPC contract over a WebSocket, and permission prompts answered in the page.
+ */
+
+export interface HostOptions {
+  dataDir: string;
+  /** 0 picks a free port. @default 0 */
+  port?: number;
+  /** Per-launch secret; random when absent. */
+  token?: string;
+  /** @default `<package>/out/renderer` */
+  rendererDir?: string;
+  /** Unanswered permission prompts are denied after this long. @default 120000 */
+  promptTimeoutMs?: number;
+}
+
+export interface Host {
+  server: HostServer;
+  core: Core;
+  dispatcher: Dispatcher;
+  prompts: PromptBroker;
+  close(): Promise<void>;
+}
+
+export function packageVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
+}
+
+/** Starts host mode; resolves once the server listens. */
+export async function startHost(options: HostOptions): Promise<Host> {
+  const hub = new EventHub();
+  let server: HostServer | undefined;
+  const prompts = new PromptBroker({ hub, connectedClients: () => server?.clients() ?? 0, ...(options.promptTimeoutMs && { timeoutMs: options.promptTimeoutMs }) });
+  const core = await createNodeCore({ dataDir: options.dataDir, interactive: false, prompter: prompts } as Parameters<typeof createNodeCore>[0]);
+  const store = openStore({ dataDir: options.dataDir });
+  const api = new CoreApiAdapter({ core, db: store.db, version: packageVersion() });
+  const dispatcher = new Dispatcher({ core: api, hub, mode: 'host', prompts });
+  server = await startHostServer({
+    dispatcher, hub,
+    rendererDir: options.rendererDir ?? join(packageRoot(), 'out', 'renderer'),
+    ...(options.port !== undefined && { port: options.port }),
+    ...(options.token && { token: options.token }),
+  });
+  const running = server;
+  return {
+    server: running, core, dispatcher, prompts,
+    close: async () => {
+      dispatcher.stop();
+      await running.close();
+      core.close();
+      store.close();
+    },
+  };
+}
+
+/** `node out/main/host.js [--port N] [--data-dir DIR]`: what `npm start` runs without Electron. */
+async function main(argv: string[]): Promise<void> {
+  const flag = (name: string): string | undefined => {
+    const i = argv.indexOf(name);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const port = flag('--port') ? Number(flag('--port')) : 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Expected --port to be an integer 0-65535, got \`${flag('--port')}\``);
+  const host = await startHost({ dataDir: flag('--data-dir') ?? defaultDataDir(), port });
+  process.stdout.write(`SkillDesk host mode: open ${host.server.url}\n(127.0.0.1 only; the token in the URL is required. Ctrl+C stops.)\n`);
+  const stop = (): void => {
+    void host.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).catch((err: unknown) => {
+    process.stderr.write(`skilldesk host: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
+}
