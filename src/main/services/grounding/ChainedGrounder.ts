@@ -1,0 +1,28 @@
+import type { Grounder, GroundingContext, GroundingResult } from '../../../shared/ports/grounding';
+import type { Target } from '../../../shared/skill';
+
+/**
+ * Tries grounders in order (accessibility, OCR, vision model...) and returns the first hit; when
+ * all miss, the reasons of each are joined so the step's error says what every method saw.
+ */
+export class ChainedGrounder implements Grounder {
+  constructor(private readonly chain: readonly Grounder[]) {}
+
+  async locate(target: Exclude<Target, { kind: 'point' }>, ctx: GroundingContext): Promise<GroundingResult> {
+    const reasons: string[] = [];
+    for (const g of this.chain) {
+      if (ctx.signal?.aborted) break;
+      let r: GroundingResult;
+      try {
+        r = await g.locate(target, ctx);
+      } catch (err) {
+        if (ctx.signal?.aborted) throw err;
+        reasons.push(`${g.constructor.name}: ${err instanceof Error ? err.message : String(err)}`);
+        continue;
+      }
+      if (r.found) return r;
+      reasons.push(`${r.source}: ${r.reason}`);
+    }
+    return { found: false, source: this.chain.length ? 'chain' : 'none', reason: reasons.join('; ') || 'no grounder is configured' };
+  }
+}

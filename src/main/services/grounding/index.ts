@@ -1,0 +1,41 @@
+/** Grounding: text and accessibility targets to screen points, by OCR and/or a vision model, chained with fallback. */
+import type { Grounder } from '../../../shared/ports/grounding';
+import type { LlmClient } from '../llm/types';
+import { ChainedGrounder } from './ChainedGrounder';
+import { OpenAiVisionGrounder, type VisionOptions } from './OpenAiVisionGrounder';
+import { TesseractOcrGrounder, type OcrOptions } from './TesseractOcrGrounder';
+
+export { ChainedGrounder } from './ChainedGrounder';
+export { OpenAiVisionGrounder, smartResize, toSentPixels } from './OpenAiVisionGrounder';
+export type { CoordinateConvention, VisionOptions } from './OpenAiVisionGrounder';
+export { TesseractOcrGrounder, englishLangPath } from './TesseractOcrGrounder';
+export type { OcrOptions } from './TesseractOcrGrounder';
+export { findLabel, normaliseLabel, editDistance } from './textMatch';
+export type { OcrWord, LabelMatch } from './textMatch';
+export { decodePng, encodePng, crop, resize, toGrey } from './png';
+export type { RgbImage } from './png';
+
+export interface GrounderSetup {
+  /** OCR first (offline, cheap). @default true */
+  ocr?: boolean | OcrOptions;
+  /** The grounder role's client: the vision model is tried after OCR. */
+  vision?: LlmClient;
+  visionOptions?: VisionOptions;
+  /** Physical pixels per logical pixel, for both. @default 1 */
+  displayScale?: number;
+  /** Grounders tried before OCR (e.g. an accessibility-tree grounder). */
+  before?: Grounder[];
+}
+
+/**
+ * The grounder the executor gets: [accessibility?] -> OCR -> vision model, first hit wins.
+ * Call `close()` to stop the OCR worker.
+ */
+export function createGrounder(setup: GrounderSetup = {}): ChainedGrounder & { close(): Promise<void> } {
+  const scale = setup.displayScale ?? 1;
+  const chain: Grounder[] = [...(setup.before ?? [])];
+  const ocr = setup.ocr === false ? undefined : new TesseractOcrGrounder({ displayScale: scale, ...(typeof setup.ocr === 'object' ? setup.ocr : {}) });
+  if (ocr) chain.push(ocr);
+  if (setup.vision) chain.push(new OpenAiVisionGrounder(setup.vision, { displayScale: scale, ...setup.visionOptions }));
+  return Object.assign(new ChainedGrounder(chain), { close: async () => { await ocr?.close(); } });
+}
