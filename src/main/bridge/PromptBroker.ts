@@ -1,17 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { PermissionPromptView, PromptAnswer } from '../../shared/ipc';
+import type { PermissionPrompt, PermissionPrompter, PromptResult } from '../../shared/ports/prompter';
 import type { EventHub } from './EventHub';
 
-/** A question for the user, before the broker gives it an id and a deadline. */
-export type PromptQuestion = Omit<PermissionPromptView, 'promptId' | 'askedAt' | 'expiresAt'>;
-
-/** How a prompt ended: an answer, or no answer (counted as deny by the policy). */
-export type PromptOutcome = PromptAnswer | 'timeout' | 'no_user';
+/** The prompt as the UI shows it (skill, capability, target, policy source, reason). */
+export function promptView(p: PermissionPrompt, promptId: string, askedAt: number, timeoutMs: number): PermissionPromptView {
+  return {
+    promptId, askedAt, expiresAt: askedAt + timeoutMs,
+    skillId: p.skill.id, trust: p.skill.trust, capability: p.capability, level: p.level,
+    ...(p.target && { target: p.target }), ...(p.fallbackMsg && { fallbackMsg: p.fallbackMsg }),
+    reason: p.reason, policySource: p.policySource,
+  };
+}
 
 export interface PromptBrokerOptions {
   hub: EventHub;
-  /** Unanswered prompts are denied after this long. @default 120000 */
-  timeoutMs?: number;
+  /** Upper bound on how long a prompt waits, whatever the prompt asks for. @default 300000 */
+  maxTimeoutMs?: number;
   /** How many UIs are connected; with none, a prompt is answered `no_user` at once. */
   connectedClients: () => number;
   now?: () => number;
@@ -22,31 +27,32 @@ export interface PromptBrokerOptions {
  * `permissions:prompt`, waits for `permissions:answer`, and denies on timeout or abort, so a
  * run never waits forever on an absent user.
  */
-export class PromptBroker {
-  private readonly pending = new Map<string, { view: PermissionPromptView; settle: (o: PromptOutcome) => void }>();
-  private readonly timeoutMs: number;
+export class PromptBroker implements PermissionPrompter {
+  private readonly pending = new Map<string, { view: PermissionPromptView; settle: (o: PromptResult) => void }>();
+  private readonly maxTimeoutMs: number;
   private readonly now: () => number;
 
   constructor(private readonly options: PromptBrokerOptions) {
-    this.timeoutMs = options.timeoutMs ?? 120_000;
+    this.maxTimeoutMs = options.maxTimeoutMs ?? 300_000;
     this.now = options.now ?? Date.now;
   }
 
-  /** Asks the user; resolves with the answer, `timeout`, or `no_user`. */
-  ask(question: PromptQuestion, signal?: AbortSignal): Promise<PromptOutcome> {
-    if (this.options.connectedClients() === 0) return Promise.resolve('no_user');
-    const askedAt = this.now();
-    const view: PermissionPromptView = { ...question, promptId: randomUUID(), askedAt, expiresAt: askedAt + this.timeoutMs };
-    return new Promise<PromptOutcome>((resolve) => {
-      const finish = (o: PromptOutcome): void => {
+  /** Asks the user; never rejects: no UI, a timeout or an abort resolve `deny` with who stood in. */
+  ask(prompt: PermissionPrompt, signal?: AbortSignal): Promise<PromptResult> {
+    if (this.options.connectedClients() === 0) return Promise.resolve({ answer: 'deny', by: 'no_user' });
+    if (signal?.aborted) return Promise.resolve({ answer: 'deny', by: 'cancelled' });
+    const timeoutMs = Math.min(Math.max(prompt.timeoutMs, 1), this.maxTimeoutMs);
+    const view = promptView(prompt, randomUUID(), this.now(), timeoutMs);
+    return new Promise<PromptResult>((resolve) => {
+      const finish = (o: PromptResult): void => {
         if (!this.pending.delete(view.promptId)) return;
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
-        this.options.hub.emit('permissions:settled', { promptId: view.promptId, answer: o });
+        this.options.hub.emit('permissions:settled', { promptId: view.promptId, answer: o.answer, by: o.by });
         resolve(o);
       };
-      const onAbort = (): void => finish('deny');
-      const timer = setTimeout(() => finish('timeout'), this.timeoutMs);
+      const onAbort = (): void => finish({ answer: 'deny', by: 'cancelled' });
+      const timer = setTimeout(() => finish({ answer: 'deny', by: 'timeout' }), timeoutMs);
       timer.unref?.();
       signal?.addEventListener('abort', onAbort, { once: true });
       this.pending.set(view.promptId, { view, settle: finish });
@@ -58,7 +64,7 @@ export class PromptBroker {
   answer(promptId: string, answer: PromptAnswer): boolean {
     const p = this.pending.get(promptId);
     if (!p) return false;
-    p.settle(answer);
+    p.settle({ answer, by: 'user' });
     return true;
   }
 
@@ -68,6 +74,6 @@ export class PromptBroker {
 
   /** Denies everything pending (emergency stop, shutdown). */
   denyAll(): void {
-    for (const p of [...this.pending.values()]) p.settle('deny');
+    for (const p of [...this.pending.values()]) p.settle({ answer: 'deny', by: 'cancelled' });
   }
 }

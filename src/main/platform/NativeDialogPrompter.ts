@@ -1,32 +1,36 @@
 import { BrowserWindow, dialog } from 'electron';
-import type { PromptOutcome, PromptQuestion } from '../bridge/PromptBroker';
+import type { PermissionPrompt, PermissionPrompter, PromptResult } from '../../shared/ports/prompter';
 
 /**
- * Asks permission questions with a native dialog (Electron). A dialog cannot be closed from
- * code, so on timeout or abort the answer is `timeout`/`deny` and the late click is ignored.
+ * Asks permission questions with a native dialog (Electron). A message box cannot be closed
+ * from code, so on timeout or abort the result is a deny and a late click is ignored.
  */
-export class NativeDialogPrompter {
-  constructor(private readonly window: () => BrowserWindow | undefined, private readonly timeoutMs = 120_000) {}
+export class NativeDialogPrompter implements PermissionPrompter {
+  constructor(private readonly window: () => BrowserWindow | undefined) {}
 
-  ask(q: PromptQuestion, signal?: AbortSignal): Promise<PromptOutcome> {
+  ask(p: PermissionPrompt, signal?: AbortSignal): Promise<PromptResult> {
+    if (signal?.aborted) return Promise.resolve({ answer: 'deny', by: 'cancelled' });
     const win = this.window();
     const options: Electron.MessageBoxOptions = {
       type: 'warning',
       title: 'SkillDesk: allow this step?',
-      message: `${q.skillId} wants ${q.capability}${q.target ? ` on ${q.target}` : ''}`,
-      detail: `${q.reason}\n\nPolicy: ${q.policySource}${q.nodeId ? `\nStep: ${q.nodeId}` : ''}\n\nA session grant never widens what the skill declares.`,
+      message: `${p.skill.id} wants ${p.capability}${p.target ? ` on ${p.target}` : ''}`,
+      detail: [
+        p.fallbackMsg, p.reason, `Policy: ${p.policySource}`, `Protection level: ${p.level} · skill trust: ${p.skill.trust}`,
+        `Denied automatically after ${Math.round(p.timeoutMs / 1000)} s. A session grant never widens what the skill declares.`,
+      ].filter(Boolean).join('\n\n'),
       buttons: ['Allow once', 'Allow for this session', 'Deny'],
       defaultId: 2,
       cancelId: 2,
       noLink: true,
     };
-    const shown = win ? dialog.showMessageBox(win, options) : dialog.showMessageBox(options);
-    return new Promise<PromptOutcome>((resolve) => {
-      const timer = setTimeout(() => resolve('timeout'), this.timeoutMs);
-      signal?.addEventListener('abort', () => resolve('deny'), { once: true });
+    const shown = win && !win.isDestroyed() ? dialog.showMessageBox(win, options) : dialog.showMessageBox(options);
+    return new Promise<PromptResult>((resolve) => {
+      const timer = setTimeout(() => resolve({ answer: 'deny', by: 'timeout' }), p.timeoutMs);
+      signal?.addEventListener('abort', () => resolve({ answer: 'deny', by: 'cancelled' }), { once: true });
       void shown.then((r) => {
         clearTimeout(timer);
-        resolve(r.response === 0 ? 'allow_once' : r.response === 1 ? 'allow_session' : 'deny');
+        resolve({ answer: r.response === 0 ? 'allow_once' : r.response === 1 ? 'allow_session' : 'deny', by: 'user' });
       });
     });
   }

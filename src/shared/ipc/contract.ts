@@ -95,7 +95,7 @@ export const contract = {
 export interface EventMap {
   'run:event': RunEventView;
   'permissions:prompt': PermissionPromptView;
-  'permissions:settled': { promptId: string; answer: string };
+  'permissions:settled': { promptId: string; answer: string; by: string };
   'app:status': StatusView;
   'library:changed': { reason: string };
 }

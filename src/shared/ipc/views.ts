@@ -143,11 +143,14 @@ export type PromptAnswer = 'allow_once' | 'allow_session' | 'deny';
 /** A sensitive step waiting for the user (SkillGuard's confirm). */
 export interface PermissionPromptView {
   promptId: string;
-  runId?: string;
   skillId: string;
-  nodeId?: string;
+  trust: string;
   capability: string;
+  /** The capability's protection level (taxonomy), e.g. `sensitive`. */
+  level: string;
   target?: string;
+  /** The manifest's own message for this entry. */
+  fallbackMsg?: string;
   reason: string;
   policySource: string;
   askedAt: number;

@@ -17,12 +17,12 @@ export function CompositionGraph() {
       className: `comp comp-${n.kind}`,
     })) as unknown as FlowNode[];
     const e: Edge[] = comp.edges.map((x, i) => ({ id: `c${i}`, source: x.from, target: x.to, animated: false }));
-    return { nodes: autoLayout(raw, e as never) as unknown as Node[], edges: e };
+    return { nodes: autoLayout(raw, e as never, 'LR') as unknown as Node[], edges: e };
   }, [comp]);
   if (!comp) return <div className="empty">Loading the composition graph…</div>;
   return (
-    <div className="flow-box">
-      <ReactFlow nodes={nodes} edges={edges} fitView nodesDraggable={false} nodesConnectable={false} elementsSelectable={false} proOptions={{ hideAttribution: true }}>
+    <div className="flow-box tall">
+      <ReactFlow nodes={nodes} edges={edges} fitView minZoom={0.05} nodesDraggable={false} nodesConnectable={false} elementsSelectable={false} proOptions={{ hideAttribution: true }}>
         <Background />
         <Controls showInteractive={false} />
       </ReactFlow>

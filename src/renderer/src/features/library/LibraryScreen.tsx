@@ -19,8 +19,8 @@ export function LibraryScreen() {
   }, [tab, library]);
 
   return (
-    <div className="split">
-      <section className="panel left narrow">
+    <div className="split narrow-left">
+      <section className="panel left">
         <input className="search" type="search" aria-label="search skills" placeholder="Search: “save file as”, “compute”…" value={s.query} onChange={(e) => void library.getState().search(e.target.value)} />
         <h3>Interfaces</h3>
         <ul className="facets">

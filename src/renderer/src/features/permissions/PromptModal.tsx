@@ -21,10 +21,10 @@ export function PromptModal() {
       <div className="modal" role="alertdialog" aria-labelledby="prompt-title" aria-describedby="prompt-body" data-prompt-id={prompt.promptId}>
         <h2 id="prompt-title">Allow this step?</h2>
         <dl id="prompt-body" className="kv">
-          <dt>Skill</dt><dd><code>{prompt.skillId}</code>{prompt.nodeId && <> · node <code>{prompt.nodeId}</code></>}</dd>
-          <dt>Capability</dt><dd><code>{prompt.capability}</code></dd>
+          <dt>Skill</dt><dd><code>{prompt.skillId}</code> <span className="muted">({prompt.trust})</span></dd>
+          <dt>Capability</dt><dd><code>{prompt.capability}</code> <span className="muted">{prompt.level}</span></dd>
           {prompt.target && <><dt>Target</dt><dd><code>{prompt.target}</code></dd></>}
-          <dt>Why</dt><dd>{prompt.reason}</dd>
+          <dt>Why</dt><dd>{prompt.fallbackMsg ? <>{prompt.fallbackMsg}<br /></> : null}{prompt.reason}</dd>
           <dt>Policy</dt><dd><code>{prompt.policySource}</code></dd>
         </dl>
         <p className="muted">Denied automatically in {left} s{queued > 0 ? ` · ${queued} more waiting` : ''}. A session grant never widens what the skill declares.</p>
