@@ -8,25 +8,22 @@ type WindowMatcher = AppDoc['windows'];
  * `title` picks its main window and is applied only when `mainOnly` (dialogs have other titles).
  */
 export function windowBelongsToApp(win: WindowInfo, matcher: WindowMatcher, mainOnly = false): boolean {
-  const test = (pattern: string | undefined, value: string | undefined) =>
-    pattern === undefined || (value !== undefined && new RegExp(pattern, 'i').test(value));
+  const test = (pattern: string | undefined, values: readonly (string | undefined)[]) =>
+    pattern === undefined || values.some((v) => v !== undefined && new RegExp(pattern, 'i').test(v));
   const identity = matcher.process !== undefined || matcher.class !== undefined;
-  if (!test(matcher.process, win.processName)) return false;
-  if (!test(matcher.class, classOf(win))) return false;
-  if (mainOnly || !identity) return test(matcher.title, win.title);
+  if (!test(matcher.process, [win.processName])) return false;
+  if (!test(matcher.class, classNames(win))) return false;
+  if (mainOnly || !identity) return test(matcher.title, [win.title]);
   return true;
 }
 
-/** X11 WM_CLASS is `instance.class`; profiles match either part. */
-function classOf(win: WindowInfo): string | undefined {
-  if (!win.className) return undefined;
-  const parts = win.className.split('.');
-  // `notepad.exe.notepad.exe` -> `notepad.exe`; `mousepad.Mousepad` -> `mousepad.Mousepad` (regexes may target either).
-  if (parts.length % 2 === 0) {
-    const half = parts.slice(0, parts.length / 2).join('.');
-    if (half === parts.slice(parts.length / 2).join('.')) return half;
-  }
-  return win.className;
+/** X11 WM_CLASS is `instance.class` (`mousepad.Mousepad`, `notepad.exe.notepad.exe`): profiles may match either part or the whole. */
+function classNames(win: WindowInfo): string[] {
+  const full = win.className;
+  if (!full) return [];
+  const names = [full];
+  for (let i = full.indexOf('.'); i > 0; i = full.indexOf('.', i + 1)) names.push(full.slice(0, i), full.slice(i + 1));
+  return names;
 }
 
 /** The app (among those for `platform`) whose profile matches the window, if exactly determinable. */

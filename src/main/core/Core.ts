@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { Desktop } from '../../shared/ports/desktop';
+import type { Grounder } from '../../shared/ports/grounding';
+import type { ActionMediator } from '../../shared/ports/mediation';
+import { GraphExecutor, type RunError, type RunJournal, type RunRequest, type RunResult, type RunStatus, type StepRecord } from '../services/executor';
+import { loadLibrary, type LoadedLibrary } from '../services/library/YamlLibraryLoader';
+import type { StoreDb } from '../services/store';
+import { builtinSkillsDir } from './paths';
+
+/** A recorded run with its trajectory, as read back from the store. */
+export interface RunView {
+  id: string;
+  skillId: string;
+  app?: string;
+  status: RunStatus | 'running';
+  dryRun: boolean;
+  startedAt: number;
+  endedAt?: number;
+  args: Record<string, unknown>;
+  result?: unknown;
+  error?: RunError;
+  parentRunId?: string;
+  goal?: string;
+  steps: StepRecord[];
+}
+
+export interface RunFilter {
+  limit?: number;
+  skill?: string;
+  status?: string;
+}
+
+/** Persistent runs: written through the journal, read back for `runs` and the UI. */
+export interface RunRepository {
+  journal: RunJournal;
+  list(filter: RunFilter): Omit<RunView, 'steps'>[];
+  /** By id or unique id prefix. */
+  get(idOrPrefix: string): RunView | undefined;
+}
+
+/** How the core is assembled; every side effect is a factory so shells choose their adapters. */
+export interface CoreOptions {
+  dataDir: string;
+  /** @default the `skills/` folder shipped with the app */
+  builtinSkillsDir?: string;
+  /** User skills override built-ins with the same id. @default `<dataDir>/skills` */
+  userSkillsDir?: string;
+  sessionId?: string;
+  /** Builds the live desktop on the first live run (nut.js needs a display). */
+  createDesktop: () => Promise<Desktop>;
+  /** The recording desktop used for dry runs. */
+  createDryRunDesktop: () => Desktop;
+  /** The mediator for a run; dry runs get the same one so denials show up before anything is touched. */
+  createMediator: (core: Core) => ActionMediator;
+  /** Where runs are recorded (the SQLite store); runs are not kept when absent. */
+  runs?: RunRepository;
+  /** The open SQLite store (memory, audit, grants, settings); absent in purely in-memory cores. */
+  db?: StoreDb;
+  /** Releases what the factories opened (the store). */
+  close?: () => void;
+  grounder?: Grounder;
+  /** Configured default app per domain interface. */
+  defaultApps?: () => Record<string, string>;
+}
+
+/**
+ * The application core shared by every shell (CLI, host mode, Electron): the library,
+ * the executor wired to the desktop, mediator and journal.
+ */
+export class Core {
+  readonly sessionId: string;
+  private libraryPromise?: Promise<LoadedLibrary>;
+  private desktopPromise?: Promise<Desktop>;
+
+  constructor(readonly options: CoreOptions) {
+    this.sessionId = options.sessionId ?? randomUUID();
+  }
+
+  /** The store's connection, for services that keep their own tables (memory, audit, settings). */
+  get db(): StoreDb | undefined {
+    return this.options.db;
+  }
+
+  get userSkillsDir(): string {
+    return this.options.userSkillsDir ?? join(this.options.dataDir, 'skills');
+  }
+
+  /** The library, loaded once; `reloadLibrary` re-reads the files. */
+  loadLibrary(): Promise<LoadedLibrary> {
+    this.libraryPromise ??= loadLibrary({ builtinDir: this.options.builtinSkillsDir ?? builtinSkillsDir(), userDir: this.userSkillsDir });
+    return this.libraryPromise;
+  }
+
+  reloadLibrary(): Promise<LoadedLibrary> {
+    this.libraryPromise = undefined;
+    return this.loadLibrary();
+  }
+
+  /** The live desktop, built on first use. */
+  desktop(): Promise<Desktop> {
+    this.desktopPromise ??= this.options.createDesktop();
+    return this.desktopPromise;
+  }
+
+  /** Runs a skill (live, or dry with the recording desktop). */
+  async runSkill(request: RunRequest): Promise<RunResult> {
+    const { library } = await this.loadLibrary();
+    const desktop = request.dryRun ? this.options.createDryRunDesktop() : await this.desktop();
+    const screenshotDir = join(this.options.dataDir, 'screenshots');
+    const executor = new GraphExecutor({
+      library, desktop, sessionId: this.sessionId,
+      mediator: this.options.createMediator(this),
+      ...(this.options.runs && { journal: this.options.runs.journal }),
+      ...(this.options.grounder && { grounder: this.options.grounder }),
+      ...(this.options.defaultApps && { defaultApps: this.options.defaultApps() }),
+      screenshotDir,
+      saveScreenshot: async (path, png) => {
+        await mkdir(dirname(path), { recursive: true });
+        await writeFile(path, png);
+      },
+    });
+    return executor.run(request);
+  }
+
+  listRuns(filter: RunFilter = {}): Omit<RunView, 'steps'>[] {
+    return this.options.runs?.list(filter) ?? [];
+  }
+
+  getRun(idOrPrefix: string): RunView | undefined {
+    return this.options.runs?.get(idOrPrefix);
+  }
+
+  close(): void {
+    this.options.close?.();
+  }
+}

@@ -1,0 +1,53 @@
+import { SqliteRunJournal, findRunsByIdPrefix, getRun, getSteps, listRuns, type RunRow, type StepRow, type StoreDb } from '../services/store';
+import type { RunStatus } from '../services/store';
+import type { StepRecord } from '../services/executor';
+import type { RunFilter, RunRepository, RunView } from './Core';
+
+const RUN_STATUSES: readonly RunStatus[] = ['running', 'succeeded', 'failed', 'aborted'];
+
+/** Runs kept in the SQLite store, read back as views for the CLI and the UI. */
+export class SqliteRunRepository implements RunRepository {
+  readonly journal: SqliteRunJournal;
+
+  constructor(private readonly db: StoreDb, sessionId?: string) {
+    this.journal = new SqliteRunJournal(db, sessionId);
+  }
+
+  list(filter: RunFilter): Omit<RunView, 'steps'>[] {
+    const status = filter.status as RunStatus | undefined;
+    if (status !== undefined && !RUN_STATUSES.includes(status)) {
+      throw new Error(`Expected \`status\` to be one of ${RUN_STATUSES.join(', ')}, got \`${filter.status}\``);
+    }
+    return listRuns(this.db, { limit: filter.limit ?? 20, ...(filter.skill && { skill: filter.skill }), ...(status && { status }) }).map(toView);
+  }
+
+  get(idOrPrefix: string): RunView | undefined {
+    const row = getRun(this.db, idOrPrefix) ?? this.byPrefix(idOrPrefix);
+    return row && { ...toView(row), steps: getSteps(this.db, row.id).map(toStep) };
+  }
+
+  private byPrefix(prefix: string): RunRow | undefined {
+    if (prefix.length < 4) return undefined;
+    const hits = findRunsByIdPrefix(this.db, prefix, 2);
+    if (hits.length > 1) throw new Error(`Run prefix \`${prefix}\` is ambiguous; give more characters`);
+    return hits[0];
+  }
+}
+
+function toView(r: RunRow): Omit<RunView, 'steps'> {
+  return {
+    id: r.id, skillId: r.skillId, status: r.status, dryRun: r.dryRun, startedAt: r.startedAt, args: r.args,
+    ...(r.app && { app: r.app }), ...(r.endedAt !== null && { endedAt: r.endedAt }),
+    ...(r.result !== undefined && r.result !== null && { result: r.result }),
+    ...(r.error && { error: { code: r.error.code, message: r.error.message, ...(r.error.nodeId && { nodeId: r.error.nodeId }), ...(r.error.skillId && { skillId: r.error.skillId }) } }),
+    ...(r.parentRunId && { parentRunId: r.parentRunId }), ...(r.goal && { goal: r.goal }),
+  };
+}
+
+function toStep(s: StepRow): StepRecord {
+  return {
+    runId: s.runId, seq: s.seq, depth: s.depth, skillId: s.skillId, nodeId: s.nodeId, primitive: s.primitive,
+    resolved: s.resolvedArgs, startedAt: s.startedAt, endedAt: s.endedAt, outcome: s.outcome,
+    ...(s.app && { app: s.app }), ...(s.error && { error: s.error }), ...(s.screenshotPath && { screenshotPath: s.screenshotPath }),
+  };
+}

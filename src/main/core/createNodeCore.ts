@@ -1,0 +1,41 @@
+import { randomUUID } from 'node:crypto';
+import { openStore } from '../services/store';
+import { Core, type CoreOptions } from './Core';
+import { SqliteRunRepository } from './SqliteRunRepository';
+
+export interface NodeCoreOptions {
+  dataDir: string;
+  /** Whether a person can answer permission prompts on this terminal. */
+  interactive: boolean;
+  builtinSkillsDir?: string;
+  /** Path of a better-sqlite3 addon built for the current runtime (Electron). */
+  nativeBinding?: string;
+  overrides?: Partial<CoreOptions>;
+}
+
+/**
+ * The composition root for shells that run under Node (CLI, host mode): the SQLite store in the
+ * data folder, nut.js/X11 desktop adapters built lazily, the recording desktop for dry runs.
+ */
+export async function createNodeCore(opts: NodeCoreOptions): Promise<Core> {
+  const store = openStore({ dataDir: opts.dataDir, ...(opts.nativeBinding && { nativeBinding: opts.nativeBinding }) });
+  const sessionId = randomUUID();
+  const core: Core = new Core({
+    dataDir: opts.dataDir,
+    sessionId,
+    db: store.db,
+    ...(opts.builtinSkillsDir && { builtinSkillsDir: opts.builtinSkillsDir }),
+    createDesktop: async () => (await import('../services/desktop')).createDesktop(),
+    createDryRunDesktop: () => createRecordingDesktopSync(),
+    createMediator: () => ({ check: async () => ({ effect: 'allow' as const }) }),
+    runs: new SqliteRunRepository(store.db, sessionId),
+    close: () => store.close(),
+    ...opts.overrides,
+  });
+  return core;
+}
+
+function createRecordingDesktopSync() {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('../services/desktop') as typeof import('../services/desktop')).createRecordingDesktop().desktop;
+}

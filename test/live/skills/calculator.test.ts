@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Core } from '../../../src/main/core/Core';
+import { windowBelongsToApp } from '../../../src/main/services/executor';
+import { killApps, liveCore } from './liveCore';
+
+let core: Core;
+
+beforeAll(async () => {
+  ({ core } = await liveCore());
+  killApps('gnome-calculator');
+  // The calculator is started by the test (skills do not launch it: Calculator has no new_document).
+  const { spawn } = await import('node:child_process');
+  spawn('gnome-calculator', [], { detached: true, stdio: 'ignore' }).unref();
+  const desktop = await core.desktop();
+  const app = (await core.loadLibrary()).library.apps.get('gnome-calculator')!;
+  for (let i = 0; i < 100; i++) {
+    if ((await desktop.windows.list()).some((w) => windowBelongsToApp(w, app.windows))) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('gnome-calculator did not show a window within 20 s');
+});
+afterAll(() => {
+  core?.close();
+  killApps('gnome-calculator');
+});
+
+describe('skills/interfaces/Calculator.yaml (live)', () => {
+  it('evaluates 398 - 174 * sqrt(505) in GNOME Calculator and returns the number read from the clipboard', async () => {
+    const r = await core.runSkill({ skill: 'Calculator.evaluate', app: 'gnome-calculator', args: { expression: '398 - 174 * sqrt(505)' } });
+    expect(r.error?.message).toBeUndefined();
+    expect(r.status).toBe('succeeded');
+    expect(typeof r.result).toBe('number');
+    expect(Math.abs((r.result as number) - (398 - 174 * Math.sqrt(505)))).toBeLessThan(1e-6);
+  });
+
+  it('evaluates a second expression after clearing the first', async () => {
+    const r = await core.runSkill({ skill: 'Calculator.evaluate', app: 'gnome-calculator', args: { expression: '(1 + 2) * 3 / 4' } });
+    expect(r.status).toBe('succeeded');
+    expect(r.result).toBe(2.25);
+  });
+
+  it('refuses an expression outside the feasible domain before touching the calculator', async () => {
+    const r = await core.runSkill({ skill: 'Calculator.evaluate', app: 'gnome-calculator', args: { expression: 'rm -rf /' } });
+    expect(r.status).toBe('failed');
+    expect(r.error?.code).toBe('args.invalid');
+    expect(r.steps).toEqual([]);
+  });
+});

@@ -1,0 +1,38 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Core } from '../../../src/main/core/Core';
+import { createNodeCore } from '../../../src/main/core/createNodeCore';
+
+/** Fails (never skips) when the test desktop is not up. */
+export function requireDisplay(): string {
+  const display = process.env.DISPLAY;
+  if (!display) throw new Error('DISPLAY is not set: start the test desktop (`eval "$(bash scripts/test-desktop.sh start)"`) or run `npm test`');
+  return display;
+}
+
+/** A core with a fresh data folder (its own SQLite store) for one test file. */
+export async function liveCore(): Promise<{ core: Core; dataDir: string }> {
+  requireDisplay();
+  const dataDir = mkdtempSync(join(tmpdir(), 'skilldesk-live-'));
+  return { core: await createNodeCore({ dataDir, interactive: false }), dataDir };
+}
+
+/** Kills every process whose command line matches, so each test starts from a clean desktop. */
+export function killApps(pattern: string): void {
+  try {
+    execFileSync('pkill', ['-9', '-f', pattern]);
+  } catch {
+    // pkill exits 1 when nothing matched
+  }
+  execFileSync('sleep', ['0.5']);
+}
+
+/** Every printable ASCII character, tabs, newlines and a Windows path full of shifted symbols. */
+export const TRICKY_TEXT = [
+  Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharCode(0x20 + i)).join(''),
+  'tab\there\tand\tthere',
+  'C:\\Users\\a_b\\My Files (1)\\',
+  'A_B>C:D! {braces} [brackets] ~tilde~ `backtick` "quotes" \'single\' |pipe| ^caret^',
+].join('\n');

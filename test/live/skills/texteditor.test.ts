@@ -1,0 +1,77 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Core } from '../../../src/main/core/Core';
+import { TRICKY_TEXT, killApps, liveCore } from './liveCore';
+
+let core: Core;
+const dir = mkdtempSync(join(tmpdir(), 'skilldesk-texteditor-'));
+
+beforeAll(async () => {
+  ({ core } = await liveCore());
+});
+afterAll(() => {
+  core?.close();
+  killApps('notepad.exe');
+  killApps('mousepad');
+});
+
+describe('skills/interfaces/TextEditor.yaml (live)', () => {
+  it('writes every printable ASCII character, tabs, newlines and a Windows path byte-exact through Wine Notepad', async () => {
+    killApps('notepad.exe');
+    const path = join(dir, 'wine notepad (1).txt');
+    const r = await core.runSkill({ skill: 'TextEditor.write_file', app: 'wine-notepad', args: { path, text: TRICKY_TEXT } });
+    expect(r.error?.message).toBeUndefined();
+    expect(r.status).toBe('succeeded');
+    // Notepad stores lines with CRLF, in the ANSI code page (every character here is ASCII).
+    expect(readFileSync(path, 'latin1')).toBe(TRICKY_TEXT.replaceAll('\n', '\r\n'));
+  });
+
+  it('replaces an existing file through the overwrite confirmation in Wine Notepad', async () => {
+    const path = join(dir, 'existing.txt');
+    writeFileSync(path, 'old content');
+    const r = await core.runSkill({ skill: 'TextEditor.write_file', app: 'wine-notepad', args: { path, text: 'new content' } });
+    expect(r.status).toBe('succeeded');
+    expect(readFileSync(path, 'latin1')).toBe('new content');
+    expect(r.steps.some((s) => s.skillId === 'wine-notepad.save_as' && s.nodeId === 'confirm' && s.outcome === 'ok')).toBe(true);
+  });
+
+  it('writes ASCII, Latin-1 letters, tabs and newlines exactly through mousepad', async () => {
+    killApps('mousepad');
+    const path = join(dir, 'mousepad.txt');
+    const text = `${TRICKY_TEXT}\nLatin-1: é ü ß ñ Å ø ç É`;
+    const r = await core.runSkill({ skill: 'TextEditor.write_file', app: 'mousepad', args: { path, text } });
+    expect(r.error?.message).toBeUndefined();
+    expect(r.status).toBe('succeeded');
+    expect(readFileSync(path, 'utf8')).toBe(text);
+  });
+
+  it('opens an existing file and reads its text back through the clipboard (get_text) in mousepad', async () => {
+    const path = join(dir, 'to-open.txt');
+    writeFileSync(path, 'opened: a_b > c');
+    const open = await core.runSkill({ skill: 'TextEditor.open_file', app: 'mousepad', args: { path } });
+    expect(open.status).toBe('succeeded');
+    const read = await core.runSkill({ skill: 'TextEditor.get_text', app: 'mousepad' });
+    expect(read.status).toBe('succeeded');
+    expect(read.result).toBe('opened: a_b > c');
+  });
+
+  it('runs from the command line and `runs show` prints the trajectory from the SQLite store', () => {
+    killApps('notepad.exe');
+    const data = mkdtempSync(join(tmpdir(), 'skilldesk-cli-live-'));
+    const path = join(dir, 'from cli.txt');
+    const bin = join(process.cwd(), 'bin', 'skilldesk.cjs');
+    const out = execFileSync(process.execPath, [bin, '--data-dir', data, 'run', 'TextEditor.write_file', '--app', 'wine-notepad',
+      '--arg', `path=${path}`, '--arg', 'text=Hello from the CLI: 1 + 1 = 2!', '--json'], { encoding: 'utf8', timeout: 120_000 });
+    const run = JSON.parse(out) as { runId: string; status: string };
+    expect(run.status).toBe('succeeded');
+    expect(existsSync(path)).toBe(true);
+    expect(readFileSync(path, 'latin1')).toBe('Hello from the CLI: 1 + 1 = 2!');
+    const show = execFileSync(process.execPath, [bin, '--data-dir', data, 'runs', 'show', run.runId], { encoding: 'utf8' });
+    expect(show).toContain(`run ${run.runId}`);
+    expect(show).toContain('status  succeeded');
+    expect(show).toMatch(/wine-notepad\.save_as#name type_text \{"text":"Z:.*from cli\.txt"\}/);
+  });
+});

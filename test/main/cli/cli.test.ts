@@ -1,0 +1,75 @@
+import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../../src/main/cli';
+
+async function cli(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const dataDir = process.env.TEST_DATA_DIR!;
+  const code = await main(['--data-dir', dataDir, ...argv], { out: (t) => out.push(t), err: (t) => err.push(t) });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+describe('src/main/cli', () => {
+  process.env.TEST_DATA_DIR = join(tmpdir(), `skilldesk-cli-${process.pid}-${Date.now()}`);
+
+  it('lists skills as a table and as JSON, filtered by app and domain', async () => {
+    const table = await cli('skills', 'list', '--app', 'wine-notepad');
+    expect(table.code).toBe(0);
+    expect(table.out).toContain('wine-notepad.save_as');
+    expect(table.out).toContain('TextEditor.write_file');
+    expect(table.out).not.toContain('mousepad.save_as');
+    const json = JSON.parse((await cli('skills', 'list', '--domain', 'Calculator', '--json')).out) as { id: string }[];
+    expect(json.map((s) => s.id)).toContain('Calculator.evaluate');
+    expect(json.every((s) => s.id.startsWith('Calculator.') || s.id.includes('calculator'))).toBe(true);
+  });
+
+  it('shows a skill resolved for an app', async () => {
+    const r = await cli('skills', 'show', 'TextEditor.save_as', '--app', 'mousepad');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('mousepad.save_as');
+    expect(r.out).toContain('file.write');
+  });
+
+  it('validates the shipped library with exit 0 and a broken copy with file:line: field', async () => {
+    expect((await cli('skills', 'validate')).code).toBe(0);
+    const dir = await mkdtemp(join(tmpdir(), 'skilldesk-broken-'));
+    await cp('skills', dir, { recursive: true });
+    const file = join(dir, 'implementations/wine-notepad/paste.yaml');
+    await writeFile(file, (await readFile(file, 'utf8')).replace('keys: [Control, v]', 'keys: Control+v'));
+    const r = await cli('skills', 'validate', dir);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/implementations\/wine-notepad\/paste\.yaml:\d+: error: graph\.nodes\.act\.keys: /);
+  });
+
+  it('dry-runs a composite, records it, and shows its trajectory from the store', async () => {
+    const r = await cli('run', 'TextEditor.write_file', '--app', 'wine-notepad', '--arg', 'path=/tmp/dry.txt', '--arg', 'text=hello', '--dry-run', '--json');
+    expect(r.code).toBe(0);
+    const result = JSON.parse(r.out) as { runId: string; status: string; steps: { primitive: string; resolved: Record<string, unknown> }[] };
+    expect(result.status).toBe('succeeded');
+    expect(result.steps.filter((s) => s.primitive === 'type_text').map((s) => s.resolved.text)).toEqual(['hello', 'Z:\\tmp\\dry.txt']);
+    const list = await cli('runs', 'list');
+    expect(list.out).toContain(result.runId);
+    expect(list.out).toContain('succeeded (dry)');
+    const show = await cli('runs', 'show', result.runId.slice(0, 8));
+    expect(show.code).toBe(0);
+    expect(show.out).toContain('wine-notepad.save_as#name type_text {"text":"Z:\\\\tmp\\\\dry.txt"}');
+  });
+
+  it('rejects an argument outside its domain with a clear error and exit 1', async () => {
+    const r = await cli('run', 'TextEditor.save_as', '--app', 'mousepad', '--arg', 'path=relative.txt', '--dry-run');
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('Expected `path` to be an absolute POSIX path, got `relative.txt` (string)');
+  });
+
+  it('answers usage errors with exit 2 and help on every command', async () => {
+    expect((await cli('run', 'X.y', '--arg', 'novalue', '--dry-run')).code).toBe(2);
+    for (const cmd of [['skills', 'list'], ['skills', 'validate'], ['run'], ['runs', 'show']]) {
+      const r = await cli(...cmd, '--help');
+      expect(r.code).toBe(0);
+      expect(r.out).toContain('Usage: skilldesk');
+    }
+  });
+});
