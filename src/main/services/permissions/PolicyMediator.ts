@@ -1,0 +1,210 @@
+import { createHash } from 'node:crypto';
+import type { AuditRecord, AuditSink } from '../../../shared/permissions/audit';
+import { manifestWithin } from '../../../shared/permissions/coverage';
+import { describeTarget, type PermissionRequest, type PolicyDecision } from '../../../shared/permissions/policy';
+import type { PermissionSession } from '../../../shared/permissions/session';
+import { CAPABILITIES, type Capability } from '../../../shared/permissions/taxonomy';
+import type { ActionMediator, ActionRequest, MediationDecision } from '../../../shared/ports/mediation';
+import type { PermissionPrompter, PromptResult } from '../../../shared/ports/prompter';
+import type { Skill, SkillLibrary } from '../../../shared/skill';
+import { inferScript } from './inference';
+import type { InferenceResult, ScriptLanguage } from './inference/types';
+import { INPUT_KEYBOARD, isInputPrimitive, primitiveNeeds, type CapabilityNeed, type ScriptInferrer } from './primitiveNeeds';
+
+/**
+ * Complete mediation: the executor calls `check` before every primitive. Each capability the
+ * step needs is decided by the session's policy; `confirm` asks the prompter (no answer or no
+ * user means deny); every decision is appended to the audit trail; the first deny stops the step.
+ * Input to a window of another app than the step's stops the run (focus changed under it).
+ */
+export interface PolicyMediatorOptions {
+  library: SkillLibrary;
+  session: PermissionSession;
+  prompter: PermissionPrompter;
+  audit?: AuditSink;
+  /** Called when an answer creates a grant (to show it in a UI, or to store it). */
+  onGrant?: (grant: ReturnType<PermissionSession['grantFor']>) => void;
+  now?: () => number;
+  /** @default 60000 (or the workspace's `prompt_timeout_ms`) */
+  promptTimeoutMs?: number;
+  infer?: ScriptInferrer;
+}
+
+const MAX_INFERENCE_CACHE = 256;
+
+export class PolicyMediator implements ActionMediator {
+  private readonly now: () => number;
+  private readonly infer: ScriptInferrer;
+  private readonly inferCache = new Map<string, InferenceResult>();
+
+  constructor(private readonly opts: PolicyMediatorOptions) {
+    this.now = opts.now ?? Date.now;
+    const base = opts.infer ?? ((script: string, interpreter: ScriptLanguage) => inferScript(script, interpreter));
+    // The same script is judged once per session (inference parses and may read referenced files).
+    this.infer = (script, interpreter) => {
+      const key = `${interpreter}\u0000${script}`;
+      let r = this.inferCache.get(key);
+      if (!r) {
+        r = base(script, interpreter);
+        if (this.inferCache.size >= MAX_INFERENCE_CACHE) this.inferCache.delete(this.inferCache.keys().next().value!);
+        this.inferCache.set(key, r);
+      }
+      return r;
+    };
+    for (const s of opts.library.skills.values()) this.ensureLoaded(s);
+  }
+
+  async check(request: ActionRequest, signal?: AbortSignal): Promise<MediationDecision> {
+    const skill = request.skill;
+    this.ensureLoaded(skill);
+    const p = request.primitive;
+    const time = this.now();
+    const digest = argsDigest(request);
+    const base = { sessionId: request.sessionId, runId: request.runId, skillId: skill.id, nodeId: request.nodeId, argsDigest: digest };
+
+    if (isInputPrimitive(p) && request.activeWindow && request.activeWindowIsApp === false) {
+      const cap: Capability = INPUT_KEYBOARD.has(p.action) ? 'input.keyboard' : 'input.mouse';
+      const w = request.activeWindow;
+      const reason = `focus moved to another app's window (\`${w.title}\`${w.className ? `, ${w.className}` : ''}) before ${p.action}; input goes only to \`${request.app ?? skill.app ?? '?'}\``;
+      this.record({ ...base, ts: time, capability: cap, target: `window:${w.title}`, decision: 'deny', reason, policySource: 'mediation:focus' });
+      return { effect: 'deny', code: 'permission.focus_changed', reason };
+    }
+
+    const node = skill.graph.nodes.find((n) => n.id === request.nodeId);
+    const raw = node?.kind === 'action' ? node.primitive : undefined;
+    const { needs, unanalysable } = primitiveNeeds(skill, p, {
+      ...(raw && { raw }), ...(request.app && { app: request.app }), args: request.args,
+      screenshot: node?.kind === 'action' && node.screenshot === true, infer: this.infer,
+    });
+    if (unanalysable) {
+      const reason = `${unanalysable} (fail closed)`;
+      this.record({ ...base, ts: time, capability: 'script.execute', target: describeTarget({ kind: 'command', command: (p as { script?: string }).script ?? '' }), decision: 'deny', reason, policySource: 'inference' });
+      return { effect: 'deny', code: 'permission.unanalysable', reason };
+    }
+    for (const need of dedupe(needs)) {
+      const outcome = await this.decideNeed(request, skill, need, time, base, signal);
+      if (outcome) return outcome;
+    }
+    if (p.action === 'call') {
+      const problem = this.calleeEscapes(request);
+      if (problem) {
+        this.record({ ...base, ts: time, capability: 'skill.call', target: `skill:${p.skill}`, decision: 'deny', reason: problem, policySource: 'mediation:containment' });
+        return { effect: 'deny', code: 'permission.callee_exceeds_caller', reason: problem };
+      }
+    }
+    return { effect: 'allow', ...(needs.length === 0 && { reason: 'no capability needed' }) };
+  }
+
+  /** Decides `context.load` for putting a skill's text into a model's context (for the agent). */
+  async checkContextLoad(skill: Skill, ctx: { sessionId: string; runId?: string }, signal?: AbortSignal): Promise<MediationDecision> {
+    this.ensureLoaded(skill);
+    const time = this.now();
+    const base = { sessionId: ctx.sessionId, runId: ctx.runId ?? '', skillId: skill.id, nodeId: '(context)', argsDigest: undefined };
+    const outcome = await this.decideNeed({ args: {} }, skill, { capability: 'context.load', target: { kind: 'skill', skill: skill.id }, detail: 'context.load' }, time, base, signal);
+    return outcome ?? { effect: 'allow' };
+  }
+
+  /** Decides one need; returns the deny that ends the step, or undefined when allowed. */
+  private async decideNeed(
+    request: Pick<ActionRequest, 'args' | 'app'>, skill: Skill, need: CapabilityNeed, time: number,
+    base: { sessionId: string; runId: string; skillId: string; nodeId: string; argsDigest: string | undefined }, signal?: AbortSignal,
+  ): Promise<MediationDecision | undefined> {
+    const { session } = this.opts;
+    const req: PermissionRequest = {
+      skill: skill.id, capability: need.capability, target: need.target, args: request.args, time,
+      ...(request.app && { app: request.app }),
+    };
+    const d: PolicyDecision = session.decide(req);
+    const redact = CAPABILITIES[need.capability].level === 'redact';
+    const rendered = describeTarget(need.target);
+    const target = rendered && redact ? `sha256:${createHash('sha256').update(rendered).digest('hex').slice(0, 16)}` : rendered;
+    const rec = { ...base, runId: base.runId || undefined, ts: time, capability: need.capability, ...(target !== undefined && { target }), reason: d.reason, policySource: d.source };
+    if (d.effect === 'allow') {
+      session.recordAllowed(d, time);
+      this.record({ ...rec, decision: 'allow' });
+      return undefined;
+    }
+    if (d.effect === 'deny') {
+      this.record({ ...rec, decision: 'deny' });
+      return { effect: 'deny', code: 'permission.denied', reason: d.fallbackMsg ? `${d.fallbackMsg} (${d.reason})` : d.reason };
+    }
+    const answer = await this.ask(skill, need, d, rendered, signal);
+    const auditAnswer: AuditRecord['answer'] = answer.by === 'user' ? answer.answer : answer.by === 'cancelled' ? 'deny' : answer.by;
+    if (answer.answer === 'deny') {
+      const why = answer.by === 'user' ? 'denied by the user' : answer.by === 'timeout' ? 'no answer before the timeout' : answer.by === 'no_user' ? 'nobody to ask (no interactive user)' : 'the prompt was cancelled';
+      this.record({ ...rec, decision: 'confirm', answer: auditAnswer, reason: `${d.reason}; ${why}` });
+      return { effect: 'deny', code: 'permission.not_confirmed', reason: `${need.capability}${rendered ? ` on ${rendered}` : ''} needs approval: ${why}${d.fallbackMsg ? `. ${d.fallbackMsg}` : ''}` };
+    }
+    if (answer.answer === 'allow_session') {
+      const grant = session.grantFor(req, d, 'session');
+      this.opts.onGrant?.(grant);
+    }
+    session.recordAllowed({ ...d, effect: 'allow' }, time);
+    this.record({ ...rec, decision: 'confirm', answer: auditAnswer });
+    return undefined;
+  }
+
+  private async ask(skill: Skill, need: CapabilityNeed, d: PolicyDecision, target: string | undefined, signal?: AbortSignal): Promise<PromptResult> {
+    const timeoutMs = this.opts.promptTimeoutMs ?? this.opts.session.workspace.prompt_timeout_ms ?? 60_000;
+    try {
+      return await this.opts.prompter.ask({
+        skill: { id: skill.id, version: skill.version, trust: skill.trust },
+        capability: need.capability, level: CAPABILITIES[need.capability].level,
+        ...(target && { target: target.length > 300 ? `${target.slice(0, 297)}...` : target }),
+        policySource: d.source, ...(d.fallbackMsg && { fallbackMsg: d.fallbackMsg }), reason: d.reason, timeoutMs,
+      }, signal);
+    } catch {
+      // A prompter that fails is a prompter that did not say yes.
+      return { answer: 'deny', by: 'cancelled' };
+    }
+  }
+
+  /** For a call: why the callee's manifest reaches beyond the caller's, if it does. */
+  private calleeEscapes(request: ActionRequest): string | undefined {
+    const p = request.primitive;
+    if (p.action !== 'call') return undefined;
+    let callee: Skill;
+    try {
+      callee = this.opts.library.resolve(p.skill, request.app);
+    } catch (err) {
+      return `cannot resolve callee \`${p.skill}\`: ${(err as Error).message}`;
+    }
+    const app = callee.app ?? request.app;
+    const problems = manifestWithin(
+      { manifest: callee.permissions, values: { ...(p.args ?? {}), ...(app && { app }) }, ...(callee.app && { app: callee.app }) },
+      { manifest: request.skill.permissions, values: { ...request.args, ...(request.app && { app: request.app }) }, ...(request.skill.app && { app: request.skill.app }) },
+      this.opts.session.env,
+    );
+    return problems.length ? `callee \`${callee.id}\` asks for more than caller \`${request.skill.id}\` holds: ${problems.slice(0, 3).join('; ')}` : undefined;
+  }
+
+  private ensureLoaded(skill: Skill): void {
+    if (this.opts.session.hasSkill(skill.id)) return;
+    this.opts.session.loadSkill(skill.id, { permissions: skill.permissions, trust: skill.trust, version: skill.version, ...(skill.app && { app: skill.app }) });
+  }
+
+  private record(r: AuditRecord): void {
+    this.opts.audit?.append(r);
+  }
+}
+
+function dedupe(needs: CapabilityNeed[]): CapabilityNeed[] {
+  const seen = new Set<string>();
+  return needs.filter((n) => {
+    const k = `${n.capability}|${JSON.stringify(n.target)}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+/** SHA-256 of the resolved primitive and the step's arguments: identifies them without storing them. */
+function argsDigest(r: ActionRequest): string {
+  return createHash('sha256').update(stableJson({ primitive: r.primitive, args: r.args })).digest('hex');
+}
+
+function stableJson(v: unknown): string {
+  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
+  if (Array.isArray(v)) return `[${v.map(stableJson).join(',')}]`;
+  return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${stableJson((v as Record<string, unknown>)[k])}`).join(',')}}`;
+}

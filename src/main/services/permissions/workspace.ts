@@ -1,0 +1,55 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { SkillDeskError } from '../../../shared/errors';
+import { ConstraintsSchema, parseWorkspacePolicy, type WorkspacePolicy } from '../../../shared/permissions/manifest';
+import type { Grant } from '../../../shared/permissions/policy';
+import type { ScopeEnv } from '../../../shared/permissions/scopes';
+import { defaultWorkspacePolicy } from '../../../shared/permissions/session';
+import { isCapability } from '../../../shared/permissions/taxonomy';
+import { listGrants, type StoreDb } from '../store';
+
+/** The workspace policy file in the data folder: `policy.yaml` or `policy.json`; built-in defaults when absent. */
+export function loadWorkspacePolicy(dataDir: string): { policy: WorkspacePolicy; file?: string } {
+  for (const name of ['policy.yaml', 'policy.yml', 'policy.json']) {
+    const file = join(dataDir, name);
+    if (!existsSync(file)) continue;
+    let raw: unknown;
+    try {
+      const text = readFileSync(file, 'utf8');
+      raw = name.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+    } catch (err) {
+      throw new SkillDeskError('permissions.policy_unreadable', `Cannot read the workspace policy ${file}: ${(err as Error).message}`);
+    }
+    const res = parseWorkspacePolicy(raw, file);
+    if (!res.ok) throw new SkillDeskError('permissions.policy_invalid', `The workspace policy is invalid:\n  ${res.errors.join('\n  ')}`);
+    return { policy: res.value, file };
+  }
+  return { policy: defaultWorkspacePolicy() };
+}
+
+/** This machine's folders and conventions, with the workspace policy's folder overrides applied. */
+export function localScopeEnv(policy: WorkspacePolicy, platform: NodeJS.Platform = process.platform): ScopeEnv {
+  const home = homedir();
+  return {
+    folders: {
+      home, documents: join(home, 'Documents'), desktop: join(home, 'Desktop'), downloads: join(home, 'Downloads'), temp: tmpdir(),
+      ...policy.folders,
+    },
+    pathStyle: platform === 'win32' ? 'win32' : 'posix',
+    utcOffsetMinutes: -new Date().getTimezoneOffset(),
+  };
+}
+
+/** Active persistent grants from the store, as session grants; rows that no longer validate are skipped. */
+export function persistentGrants(db: StoreDb, now = Date.now()): Grant[] {
+  return listGrants(db, { state: 'active', now }).flatMap((row): Grant[] => {
+    const c = ConstraintsSchema.safeParse(row.constraints);
+    if (!c.success || !isCapability(row.capability)) return [];
+    return [{
+      id: `p${row.id}`, skill: row.skillId, capability: row.capability, constraints: c.data, scope: 'persistent',
+      grantedAt: row.grantedAt, ...(row.expiresAt !== null && { expiresAt: row.expiresAt }),
+    }];
+  });
+}
