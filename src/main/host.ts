@@ -23,7 +23,7 @@ export interface HostOptions {
   token?: string;
   /** @default `<package>/out/renderer` */
   rendererDir?: string;
-  /** Unanswered permission prompts are denied after this long. @default 120000 */
+  /** Longest a permission prompt may wait before it is denied (the policy sets the usual timeout). @default 300000 */
   promptTimeoutMs?: number;
 }
 
@@ -46,24 +46,25 @@ export function packageVersion(): string {
 /** Starts host mode; resolves once the server listens. */
 export async function startHost(options: HostOptions): Promise<Host> {
   const hub = new EventHub();
-  let server: HostServer | undefined;
-  const prompts = new PromptBroker({ hub, connectedClients: () => server?.clients() ?? 0, ...(options.promptTimeoutMs && { timeoutMs: options.promptTimeoutMs }) });
+  // The broker asks the server how many pages are connected; the server is built after the core.
+  const clients = { count: (): number => 0 };
+  const prompts = new PromptBroker({ hub, connectedClients: () => clients.count(), ...(options.promptTimeoutMs && { maxTimeoutMs: options.promptTimeoutMs }) });
   const core = await createNodeCore({ dataDir: options.dataDir, interactive: false, prompter: prompts } as Parameters<typeof createNodeCore>[0]);
   const store = openStore({ dataDir: options.dataDir });
   const api = new CoreApiAdapter({ core, db: store.db, version: packageVersion() });
   const dispatcher = new Dispatcher({ core: api, hub, mode: 'host', prompts });
-  server = await startHostServer({
+  const server = await startHostServer({
     dispatcher, hub,
     rendererDir: options.rendererDir ?? join(packageRoot(), 'out', 'renderer'),
     ...(options.port !== undefined && { port: options.port }),
     ...(options.token && { token: options.token }),
   });
-  const running = server;
+  clients.count = () => server.clients();
   return {
-    server: running, core, dispatcher, prompts,
+    server, core, dispatcher, prompts,
     close: async () => {
       dispatcher.stop();
-      await running.close();
+      await server.close();
       core.close();
       store.close();
     },

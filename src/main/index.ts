@@ -1,4 +1,4 @@
-import { app, BrowserWindow } from 'electron';
+import { app, type BrowserWindow } from 'electron';
 import { join } from 'node:path';
 import { CoreApiAdapter } from './bridge/CoreApiAdapter';
 import { Dispatcher } from './bridge/Dispatcher';

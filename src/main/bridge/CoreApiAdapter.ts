@@ -1,6 +1,6 @@
 import { readFile, realpath } from 'node:fs/promises';
 import { join, sep } from 'node:path';
-import { z } from 'zod';
+import { type z } from 'zod';
 import { SkillDeskError } from '../../shared/errors';
 import type { AuditQuery, AuditView, CoreApi, GrantView, LibraryView, RunEventView, SettingsInput } from '../../shared/ipc';
 import type { Core } from '../core/Core';

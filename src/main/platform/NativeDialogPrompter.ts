@@ -1,4 +1,4 @@
-import { BrowserWindow, dialog } from 'electron';
+import { type BrowserWindow, dialog } from 'electron';
 import type { PermissionPrompt, PermissionPrompter, PromptResult } from '../../shared/ports/prompter';
 
 /**

@@ -1,4 +1,4 @@
-import { app, BrowserWindow, globalShortcut, Menu, nativeImage, Tray } from 'electron';
+import { app, type BrowserWindow, globalShortcut, Menu, nativeImage, Tray } from 'electron';
 import type { StatusView } from '../../shared/ipc';
 
 /** The emergency-stop accelerator: aborts every run before its next primitive. */

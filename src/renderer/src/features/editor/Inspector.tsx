@@ -26,7 +26,7 @@ export function Inspector() {
     } else if (edge) {
       setText(toYaml({ ...(edge.data?.when && { when: edge.data.when }), ...(edge.data?.weight !== undefined && { weight: edge.data.weight }), ...(edge.data?.label && { label: edge.data.label }) }));
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // `key` stands for the selected element's content: reload the text only when that changes.
   }, [key]);
 
   if (!node && !edge) return <p className="muted">Select a node or an edge to edit it. Drag from a node's bottom handle to another node to add an edge; Delete removes the selection.</p>;

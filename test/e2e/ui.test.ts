@@ -1,0 +1,145 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { loadLibrary } from '../../src/main/services/library/YamlLibraryLoader';
+import { openHostSession, pidsOf, ROOT, type HostSession } from './helpers/hostSession';
+
+// A user skill whose manifest asks before typing: the approval prompt the third test answers.
+const CONFIRM_SKILL = `kind: skill
+id: mousepad.e2e_confirm_keys
+app: mousepad
+description: Press End in Mousepad, asking first (e2e fixture for permission prompts).
+intents: [press end in mousepad]
+permissions:
+  - { capability: input.keyboard, effect: confirm, constraints: { apps: [mousepad] }, fallback_msg: 'The e2e test asks before pressing a key.' }
+graph:
+  start: press
+  nodes:
+    press: { action: key, key: End, next: done }
+    done: { terminal: success }
+`;
+
+describe('src/renderer in host mode (Chromium, real core and store)', () => {
+  let s: HostSession;
+  const outFile = `/tmp/skilldesk-e2e-${process.pid}.txt`;
+  let mousepadBefore: Set<number>;
+
+  beforeAll(async () => {
+    if (!process.env.DISPLAY) throw new Error('The e2e tests drive the test desktop: start it (npm run desktop:start) and export DISPLAY');
+    mousepadBefore = pidsOf('mousepad');
+    s = await openHostSession({
+      prepareDataDir: (dir) => {
+        mkdirSync(join(dir, 'skills'), { recursive: true });
+        writeFileSync(join(dir, 'skills', 'mousepad.e2e_confirm_keys.yaml'), CONFIRM_SKILL);
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await s?.close();
+    rmSync(outFile, { force: true });
+    // End only the editors this test's runs launched.
+    for (const pid of pidsOf('mousepad')) if (!mousepadBefore.has(pid)) process.kill(pid, 'SIGTERM');
+  });
+
+  it('runs a skill on the test desktop and shows its live trajectory', async () => {
+    const { page } = s;
+    await page.click('[data-screen=run]');
+    await page.selectOption('select[aria-label=skill]', 'TextEditor.write_file');
+    await page.selectOption('select[aria-label=app]', 'mousepad');
+    // Inline validation: a relative path is refused as it is typed.
+    await page.fill('#arg-path', 'notes.txt');
+    await expect.poll(() => page.textContent('.field.invalid .field-error')).toContain('absolute POSIX path');
+    await page.fill('#arg-path', outFile);
+    await page.fill('#arg-text', 'Hello from the SkillDesk e2e test');
+    await page.click('button:has-text("Run")');
+    await page.waitForSelector('.trajectory[data-status=running]', { timeout: 30_000 });
+    await page.waitForSelector('tr.step', { timeout: 30_000 });
+    await s.screenshot('run-live');
+    await page.waitForSelector('.trajectory[data-status=succeeded]', { timeout: 90_000 });
+    const steps = await page.$$eval('tr.step', (rows) => rows.map((r) => r.getAttribute('data-node')));
+    expect(steps).toEqual(expect.arrayContaining(['new', 'type', 'save', 'fresh']));
+    expect(await page.$$('tr.step.step-ok')).not.toHaveLength(0);
+    await page.waitForSelector('img.thumb', { timeout: 15_000 });
+    await s.screenshot('run');
+    expect(readFileSync(outFile, 'utf8').replace(/\r?\n$/, '')).toBe('Hello from the SkillDesk e2e test');
+  });
+
+  it('edits a graph, refuses it while invalid, saves it, and the file on disk is changed and valid', async () => {
+    const { page } = s;
+    await page.click('[data-screen=editor]');
+    await page.selectOption('select[aria-label="skill to edit"]', 'mousepad.save_as');
+    await page.waitForSelector('[data-node-id=dialog]');
+    await expect.poll(() => page.getAttribute('.problem-count', 'data-problems')).toBe('0');
+
+    // An unconnected node is unreachable: shown inline, counted, and the save is refused.
+    await page.click('.palette button:has-text("wait_until")');
+    await expect.poll(() => page.getAttribute('.problem-count', 'data-problems')).toBe('1');
+    await page.waitForSelector('[data-node-id=wait_until] .problem-tag');
+    await s.screenshot('editor-invalid');
+    await page.click('button:has-text("Undo")');
+    await expect.poll(() => page.getAttribute('.problem-count', 'data-problems')).toBe('0');
+
+    // Lengthen the dialog wait through the inspector.
+    await page.click('[data-node-id=dialog]');
+    const yaml = await page.inputValue('textarea[aria-label="inspector yaml"]');
+    expect(yaml).toContain('timeoutMs: 10000');
+    await page.fill('textarea[aria-label="inspector yaml"]', yaml.replace('timeoutMs: 10000', 'timeoutMs: 15000'));
+    await page.click('.inspector button:has-text("Apply")');
+    await page.click('button:has-text("Auto layout")');
+    await page.click('.toolbar button:has-text("Save")');
+    const saved = await page.waitForSelector('[data-saved-path]');
+    const path = await saved.getAttribute('data-saved-path');
+    await s.screenshot('editor');
+
+    expect(path).toBe(join(s.dataDir, 'skills', 'mousepad.save_as.yaml'));
+    const doc = parseYaml(readFileSync(path!, 'utf8')) as { graph: { nodes: Record<string, { timeoutMs?: number }> } };
+    expect(doc.graph.nodes.dialog?.timeoutMs).toBe(15000);
+    const loaded = await loadLibrary({ builtinDir: join(ROOT, 'skills'), userDir: join(s.dataDir, 'skills') });
+    expect(loaded.problems.filter((p) => p.file === path && p.severity === 'error')).toEqual([]);
+    const skill = loaded.library.skills.get('mousepad.save_as')!;
+    expect(skill.source.origin).toBe('user');
+    const dialog = skill.graph.nodes.find((n) => n.id === 'dialog');
+    expect(dialog?.kind === 'action' && dialog.primitive.action === 'wait_for_window' && dialog.primitive.timeoutMs).toBe(15000);
+  });
+
+  it('asks for permission in the page, and the answer is in the audit view', async () => {
+    const { page } = s;
+    await page.click('[data-screen=run]');
+    await page.selectOption('select[aria-label=skill]', 'mousepad.e2e_confirm_keys');
+    await page.check('text=Dry run (touch nothing)');
+    await page.click('button:has-text("Run")');
+    const modal = await page.waitForSelector('.modal[role=alertdialog]', { timeout: 30_000 });
+    expect(await modal.textContent()).toContain('input.keyboard');
+    expect(await modal.textContent()).toContain('mousepad.e2e_confirm_keys');
+    await s.screenshot('permission-prompt');
+    await page.click('.modal button:has-text("Allow once")');
+    await page.waitForSelector('.trajectory[data-status=succeeded]', { timeout: 30_000 });
+
+    await page.click('[data-screen=permissions]');
+    await page.selectOption('select[aria-label="decision filter"]', 'confirm');
+    const row = await page.waitForSelector('table.audit tr.decision-confirm');
+    const text = await row.textContent();
+    expect(text).toContain('mousepad.e2e_confirm_keys');
+    expect(text).toContain('input.keyboard');
+    expect(text).toContain('allow_once');
+    await s.screenshot('permissions');
+  });
+
+  it('shows the library, the composition graph and the settings without page errors', async () => {
+    const { page } = s;
+    await page.click('[data-screen=library]');
+    await page.fill('input[aria-label="search skills"]', 'save the document under a new name');
+    await page.waitForSelector('tr[data-skill="mousepad.save_as"]');
+    await s.screenshot('library');
+    await page.click('button:has-text("Composition graph")');
+    await page.waitForSelector('.react-flow__node');
+    await s.screenshot('composition');
+    await page.click('[data-screen=settings]');
+    await page.waitForSelector('fieldset[data-role=planner]');
+    await s.screenshot('settings');
+    expect(s.pageErrors).toEqual([]);
+    expect(existsSync(join(ROOT, 'test-results', 'screens', 'settings.png'))).toBe(true);
+  });
+});

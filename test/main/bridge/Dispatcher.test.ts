@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { Dispatcher } from '../../../src/main/bridge/Dispatcher';
+import { EventHub } from '../../../src/main/bridge/EventHub';
+import { recordingCore } from './fakeCore';
+
+function setup() {
+  const hub = new EventHub();
+  const events: { event: string; payload: unknown }[] = [];
+  hub.subscribe((event, payload) => events.push({ event, payload }));
+  const fake = recordingCore();
+  const d = new Dispatcher({ core: fake.core, hub, mode: 'host' });
+  return { d, events, ...fake };
+}
+
+describe('src/main/bridge/Dispatcher', () => {
+  it('refuses unknown channels and invalid payloads as data, without calling the core', async () => {
+    const { d, calls } = setup();
+    expect(await d.dispatch('shell:exec', {})).toMatchObject({ ok: false, error: { code: 'ipc.unknown_channel' } });
+    const bad = await d.dispatch('library:search', { query: '', limit: 5000 });
+    expect(bad).toMatchObject({ ok: false, error: { code: 'ipc.invalid_request' } });
+    if (!bad.ok) expect(bad.error.problems?.map((p) => p.path[0])).toEqual(['query', 'limit']);
+    expect(await d.dispatch('runs:list', { limit: 5, extra: true })).toMatchObject({ ok: false, error: { code: 'ipc.invalid_request' } });
+    expect(calls).toEqual([]);
+  });
+
+  it('fills schema defaults before calling the core', async () => {
+    const { d, calls } = setup();
+    expect(await d.dispatch('runs:list', {})).toEqual({ ok: true, value: [] });
+    expect(calls).toEqual([{ method: 'listRuns', args: [{ limit: 50 }] }]);
+  });
+
+  it('returns thrown errors with their code and problems', async () => {
+    const { d } = setup();
+    expect(await d.dispatch('skills:get', { id: 'x.y' })).toEqual({ ok: false, error: { code: 'skill.not_found', message: 'No skill `x.y`' } });
+    expect(await d.dispatch('skills:save', { doc: {} })).toEqual({ ok: false, error: { code: 'skills.invalid', message: 'invalid', problems: [{ path: ['graph'], message: 'bad' }] } });
+  });
+
+  it('answers run:start with the run id, streams its events, and stops it on run:stop', async () => {
+    const { d, events } = setup();
+    const started = await d.dispatch('run:start', { skill: 's.k', args: { n: 3 } });
+    expect(started).toEqual({ ok: true, value: { runId: 'r1' } });
+    expect(d.status().running.map((r) => r.runId)).toEqual(['r1']);
+    expect(events.filter((e) => e.event === 'run:event').map((e) => (e.payload as { type: string }).type)).toEqual(['run_started', 'step_started']);
+    expect(await d.dispatch('run:stop', {})).toEqual({ ok: true, value: { stopped: 1 } });
+    await new Promise((r) => setTimeout(r, 10));
+    const finished = events.filter((e) => e.event === 'run:event').at(-1)!.payload as { type: string; result: { status: string } };
+    expect(finished).toMatchObject({ type: 'run_finished', result: { status: 'aborted' } });
+    expect(d.status().running).toEqual([]);
+    expect(events.filter((e) => e.event === 'app:status').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('reports a run refused before its first step as an error', async () => {
+    const { d } = setup();
+    expect(await d.dispatch('run:start', { skill: 'refused.skill' })).toEqual({ ok: false, error: { code: 'dispatch.no_app', message: 'needs an app' } });
+  });
+
+  it('says what to do when the agent is not available', async () => {
+    const { d } = setup();
+    const r = await d.dispatch('run:goal', { goal: 'save the file' });
+    expect(r).toMatchObject({ ok: false, error: { code: 'agent.unavailable' } });
+  });
+});
