@@ -35,15 +35,15 @@ const arbTarget: fc.Arbitrary<PermissionTarget> = fc.oneof(
 );
 // Mostly zero or one constraint field, so entries apply often enough for the properties to bite.
 const arbConstraints: fc.Arbitrary<Constraints> = fc.oneof(
-  { weight: 3, arbitrary: fc.constant({}) },
+  { weight: 3, arbitrary: fc.constant<Constraints>({}) },
   { weight: 2, arbitrary: fc.array(fc.constantFrom(...scopes), { minLength: 1, maxLength: 2 }).map((p) => ({ paths: p })) },
   { weight: 2, arbitrary: fc.array(fc.constantFrom(...apps, '${app}'), { minLength: 1, maxLength: 2 }).map((a) => ({ apps: a })) },
   { weight: 1, arbitrary: fc.array(fc.constantFrom('example.com', '*.example.com', 'api.example.com'), { minLength: 1, maxLength: 2 }).map((d) => ({ domains: d })) },
   { weight: 1, arbitrary: fc.array(fc.constantFrom('^rm\\b', 'curl'), { minLength: 1, maxLength: 2 }).map((d) => ({ denied_command_patterns: d })) },
-  { weight: 1, arbitrary: fc.constant({ workspace_only: true }) },
+  { weight: 1, arbitrary: fc.constant<Constraints>({ workspace_only: true }) },
   { weight: 1, arbitrary: fc.record({ count: fc.integer({ min: 1, max: 3 }), per_seconds: fc.constantFrom(10, 60) }).map((r) => ({ rate_limit: r })) },
   { weight: 1, arbitrary: fc.record({ start: fc.constantFrom('09:00', '22:00'), end: fc.constantFrom('17:00', '06:00') }).map((w) => ({ time_window: w })) },
-  { weight: 1, arbitrary: fc.record({ paths: fc.constant(['~/Documents']), time_window: fc.constant({ start: '08:00', end: '20:00' }) }) },
+  { weight: 1, arbitrary: fc.constant<Constraints>({ paths: ['~/Documents'], time_window: { start: '08:00', end: '20:00' } }) },
 );
 const arbEntry: fc.Arbitrary<PermissionEntry> = fc.record({
   capability: fc.constantFrom(...patterns),

@@ -18,7 +18,8 @@ import { INPUT_KEYBOARD, isInputPrimitive, primitiveNeeds, type CapabilityNeed, 
  * Input to a window of another app than the step's stops the run (focus changed under it).
  */
 export interface PolicyMediatorOptions {
-  library: SkillLibrary;
+  /** The library, or how to get it (the core loads it asynchronously). */
+  library: SkillLibrary | (() => SkillLibrary | Promise<SkillLibrary>);
   session: PermissionSession;
   prompter: PermissionPrompter;
   audit?: AuditSink;
@@ -51,10 +52,23 @@ export class PolicyMediator implements ActionMediator {
       }
       return r;
     };
-    for (const s of opts.library.skills.values()) this.ensureLoaded(s);
   }
 
+  private async library(): Promise<SkillLibrary> {
+    const lib = typeof this.opts.library === 'function' ? await this.opts.library() : this.opts.library;
+    if (this.loadedFrom !== lib) {
+      // The declared pool is every loaded skill's manifest.
+      for (const s of lib.skills.values()) this.ensureLoaded(s);
+      this.loadedFrom = lib;
+    }
+    return lib;
+  }
+
+  private loadedFrom?: SkillLibrary;
+  private readonly loadedSkills = new Map<string, Skill>();
+
   async check(request: ActionRequest, signal?: AbortSignal): Promise<MediationDecision> {
+    const library = await this.library();
     const skill = request.skill;
     this.ensureLoaded(skill);
     const p = request.primitive;
@@ -86,7 +100,7 @@ export class PolicyMediator implements ActionMediator {
       if (outcome) return outcome;
     }
     if (p.action === 'call') {
-      const problem = this.calleeEscapes(request);
+      const problem = this.calleeEscapes(request, library);
       if (problem) {
         this.record({ ...base, ts: time, capability: 'skill.call', target: `skill:${p.skill}`, decision: 'deny', reason: problem, policySource: 'mediation:containment' });
         return { effect: 'deny', code: 'permission.callee_exceeds_caller', reason: problem };
@@ -97,6 +111,7 @@ export class PolicyMediator implements ActionMediator {
 
   /** Decides `context.load` for putting a skill's text into a model's context (for the agent). */
   async checkContextLoad(skill: Skill, ctx: { sessionId: string; runId?: string }, signal?: AbortSignal): Promise<MediationDecision> {
+    await this.library();
     this.ensureLoaded(skill);
     const time = this.now();
     const base = { sessionId: ctx.sessionId, runId: ctx.runId ?? '', skillId: skill.id, nodeId: '(context)', argsDigest: undefined };
@@ -160,12 +175,12 @@ export class PolicyMediator implements ActionMediator {
   }
 
   /** For a call: why the callee's manifest reaches beyond the caller's, if it does. */
-  private calleeEscapes(request: ActionRequest): string | undefined {
+  private calleeEscapes(request: ActionRequest, library: SkillLibrary): string | undefined {
     const p = request.primitive;
     if (p.action !== 'call') return undefined;
     let callee: Skill;
     try {
-      callee = this.opts.library.resolve(p.skill, request.app);
+      callee = library.resolve(p.skill, request.app);
     } catch (err) {
       return `cannot resolve callee \`${p.skill}\`: ${(err as Error).message}`;
     }
@@ -179,7 +194,9 @@ export class PolicyMediator implements ActionMediator {
   }
 
   private ensureLoaded(skill: Skill): void {
-    if (this.opts.session.hasSkill(skill.id)) return;
+    // A reloaded library may carry a changed manifest: the skill object identifies the version.
+    if (this.loadedSkills.get(skill.id) === skill) return;
+    this.loadedSkills.set(skill.id, skill);
     this.opts.session.loadSkill(skill.id, { permissions: skill.permissions, trust: skill.trust, version: skill.version, ...(skill.app && { app: skill.app }) });
   }
 
