@@ -90,8 +90,9 @@ export class TesseractOcrGrounder implements Grounder {
       const { createWorker, OEM, PSM } = await import('tesseract.js');
       const worker = await createWorker('eng', OEM.LSTM_ONLY, { langPath: englishLangPath(), gzip: true, cacheMethod: 'none' });
       // Sparse text: UI screenshots are scattered labels, not paragraphs.
-      // A fixed DPI also silences tesseract's "Estimating resolution" chatter on stdout.
-      await worker.setParameters({ tessedit_pageseg_mode: PSM.SPARSE_TEXT, user_defined_dpi: String(96 * this.o.upscale) });
+      // A fixed DPI also silences tesseract's "Estimating resolution" chatter on stdout. Sauvola
+      // (local) thresholding: with global Otsu, a dark desktop around a light window wipes out the labels.
+      await worker.setParameters({ tessedit_pageseg_mode: PSM.SPARSE_TEXT, user_defined_dpi: String(96 * this.o.upscale), thresholding_method: '2' } as Record<string, string>);
       return worker;
     })();
     this.worker.catch(() => { this.worker = undefined; });
