@@ -104,8 +104,10 @@ export function resolvePathScope(scope: string, args: Readonly<Record<string, un
 
 /** Whether a path lies in a resolved scope: the scope itself, below it, or a glob match. */
 export function pathInScope(path: string, resolvedScope: string, env: ScopeEnv): boolean {
-  if (!isAbsolutePath(path)) return false;
-  const p = normalizePath(path, env.pathStyle);
+  // Paths from script analysis may still say `~` or `%USERPROFILE%`.
+  const expanded = expandFolders(path, env.folders);
+  if (expanded === undefined || !isAbsolutePath(expanded)) return false;
+  const p = normalizePath(expanded, env.pathStyle);
   if (/[*?]/.test(resolvedScope)) return globMatches(resolvedScope, p);
   if (resolvedScope === '/' || resolvedScope === '//') return p.startsWith('/');
   return p === resolvedScope || p.startsWith(`${resolvedScope}/`);

@@ -196,9 +196,8 @@ export function analyzeCommand(words: readonly Word[], sink: InferenceSink, line
   }
   if (name === 'sed' && opt(/^(-i|--in-place)/)) return positional().slice(1).forEach((p) => touchPath(sink, 'write', p, ev, line));
   if (WRITERS.has(name)) return positional().slice(name === 'chmod' || name === 'chown' || name === 'chgrp' ? 1 : 0).forEach((p) => touchPath(sink, 'write', p, ev, line));
-  if (name === 'tar' || name === 'zip' || name === '7z' || name === 'gzip' || name === 'unzip') {
-    return positional().forEach((p) => touchPath(sink, 'read', p, ev, line));
-  }
+  if (name === 'tar') return tar(args, sink, ev, line);
+  if (name === 'zip' || name === '7z' || name === 'gzip') return positional().forEach((p) => touchPath(sink, 'read', p, ev, line));
   const pm = PACKAGE_MANAGERS[name];
   if (pm && args.some((a) => pm.test(a.text))) return sink.emit('package.install', { kind: 'command', command: ev }, ev, line);
   if (name === 'crontab' && !opt(/^-l$/)) {
@@ -236,6 +235,29 @@ export function analyzeCommand(words: readonly Word[], sink: InferenceSink, line
   if (['perl', 'ruby', 'php', 'lua', 'osascript', 'wscript', 'cscript', 'mshta', 'rundll32', 'awk'].includes(name) && opt(/^-(e|E|r)$/)) {
     return sink.fail(`\`${name}\` runs inline code this analysis cannot read (${ev})`, line);
   }
+}
+
+/** `tar czf out.tgz dir` (old-style bundle) or `tar -c -f out.tgz dir`: create reads files, extract writes them. */
+function tar(args: readonly Word[], sink: InferenceSink, ev: string, line?: number): void {
+  const rest = [...args];
+  let flags = '';
+  if (rest[0] && !rest[0].dynamic && /^[A-Za-z]+$/.test(rest[0].text)) flags = rest.shift()!.text;
+  let archive: Word | undefined;
+  const files: Word[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i]!;
+    if (!a.dynamic && a.text.startsWith('-') && a.text !== '-') {
+      if (/^--file=/.test(a.text)) archive = { text: a.text.slice(7), dynamic: false };
+      else if (/^-[A-Za-z]*f$|^--file$/.test(a.text)) archive = rest[++i];
+      flags += a.text.startsWith('--') ? ` ${a.text} ` : a.text.slice(1);
+      continue;
+    }
+    files.push(a);
+  }
+  if (!archive && flags.includes('f') && !/--/.test(flags)) archive = files.shift();
+  const extract = /x|--extract|--get/.test(flags);
+  if (archive) touchPath(sink, extract ? 'read' : 'write', archive, ev, line);
+  for (const f of files) touchPath(sink, extract ? 'write' : 'read', f, ev, line);
 }
 
 function urls(args: readonly Word[]) {
