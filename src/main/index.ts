@@ -36,6 +36,7 @@ async function main(): Promise<void> {
 
   const paths = builtPaths(__dirname);
   const icon = join(packageRoot(), 'assets', 'icon.png');
+  const trayIcon = join(packageRoot(), 'assets', 'tray.png');
   const open = (): BrowserWindow => (window = createMainWindow({ ...paths, icon }));
   const appUrl = (): string => window?.webContents.getURL().split('#')[0] ?? '';
   const unregister = registerIpc(dispatcher, hub, appUrl);
@@ -47,7 +48,7 @@ async function main(): Promise<void> {
   };
   const stopAll = (): void => void dispatcher.stop();
   if (!registerEmergencyStop(stopAll)) console.warn('SkillDesk: the emergency-stop shortcut is taken by another program; use Stop all in the window or tray.');
-  const tray = createTray(icon, { show, stopAll });
+  const tray = createTray(trayIcon, { show, stopAll });
   hub.subscribe((event, payload) => {
     if (event === 'app:status') tray.update(payload as Parameters<typeof tray.update>[0]);
   });

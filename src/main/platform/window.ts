@@ -1,4 +1,4 @@
-import { BrowserWindow, session, shell } from 'electron';
+import { BrowserWindow, session } from 'electron';
 import { join } from 'node:path';
 
 /** The policy for every page of the app (the renderer's meta tag carries the same one). */
@@ -24,7 +24,7 @@ export interface MainWindowOptions {
 
 /**
  * The main window: isolated, sandboxed, no Node in the page; navigation away from the app
- * and new windows are denied (links to the web open in the system browser instead).
+ * and new windows are denied.
  */
 export function createMainWindow(o: MainWindowOptions): BrowserWindow {
   const win = new BrowserWindow({
@@ -43,6 +43,8 @@ export function createMainWindow(o: MainWindowOptions): BrowserWindow {
       webviewTag: false,
       navigateOnDragDrop: false,
       spellcheck: false,
+      // Middle-click opens links without `click` events; nothing in the UI needs it.
+      disableBlinkFeatures: 'Auxclick',
     },
   });
   const appUrl = new URL(`file://${o.indexHtml.replace(/\\/g, '/')}`).href;
@@ -51,10 +53,8 @@ export function createMainWindow(o: MainWindowOptions): BrowserWindow {
   });
   win.webContents.on('will-redirect', (event) => event.preventDefault());
   win.webContents.on('will-attach-webview', (event) => event.preventDefault());
-  win.webContents.setWindowOpenHandler(({ url }) => {
-    if (/^https:\/\//.test(url)) void shell.openExternal(url);
-    return { action: 'deny' };
-  });
+  // The UI links nowhere outside itself; nothing opens, not even in the system browser.
+  win.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
   win.once('ready-to-show', () => win.show());
   void win.loadFile(o.indexHtml);
   return win;
