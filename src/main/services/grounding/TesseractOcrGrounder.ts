@@ -2,7 +2,7 @@ import { dirname, join } from 'node:path';
 import type { Rect } from '../../../shared/ports/desktop';
 import type { Grounder, GroundingContext, GroundingResult } from '../../../shared/ports/grounding';
 import type { Target } from '../../../shared/skill';
-import { crop, decodePng, encodePng, resize, toGrey, type RgbImage } from './png';
+import { crop, decodePng, encodePng, resizeGrey, toGrey } from './png';
 import { findLabel, type OcrWord } from './textMatch';
 
 export interface OcrOptions {
@@ -38,11 +38,11 @@ export class TesseractOcrGrounder implements Grounder {
     const full = decodePng(png);
     const area = region ? clampRect(region, full) : { x: 0, y: 0, width: full.width, height: full.height };
     if (area.width < 4 || area.height < 4) return [];
-    let img: RgbImage = region ? crop(full, area) : full;
+    let grey = toGrey(region ? crop(full, area) : full);
     const k = this.o.upscale;
-    if (k !== 1) img = resize(img, Math.round(img.width * k), Math.round(img.height * k));
+    if (k !== 1) grey = resizeGrey(grey, Math.round(grey.width * k), Math.round(grey.height * k));
     const worker = await this.getWorker();
-    const { data } = await worker.recognize(Buffer.from(encodePng(toGrey(img), 1)), {}, { blocks: true, text: false });
+    const { data } = await worker.recognize(Buffer.from(encodePng(grey, 1)), {}, { blocks: true, text: false });
     const words: OcrWord[] = [];
     let line = 0;
     for (const block of data.blocks ?? []) {

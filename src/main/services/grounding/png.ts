@@ -128,25 +128,46 @@ export function crop(img: RgbImage, r: { x: number; y: number; width: number; he
   return { width: w, height: h, data };
 }
 
-/** Bilinear resize to the given size. */
+/** Bilinear resize to the given size (RGB). */
 export function resize(img: RgbImage, width: number, height: number): RgbImage {
-  const data = new Uint8Array(width * height * 3);
-  const sx = img.width / width, sy = img.height / height;
-  for (let y = 0; y < height; y++) {
-    const fy = Math.max(0, (y + 0.5) * sy - 0.5);
-    const y0 = Math.min(img.height - 1, Math.floor(fy)), y1 = Math.min(img.height - 1, y0 + 1), wy = fy - y0;
-    for (let x = 0; x < width; x++) {
-      const fx = Math.max(0, (x + 0.5) * sx - 0.5);
-      const x0 = Math.min(img.width - 1, Math.floor(fx)), x1 = Math.min(img.width - 1, x0 + 1), wx = fx - x0;
-      for (let c = 0; c < 3; c++) {
-        const p = (xx: number, yy: number) => img.data[(yy * img.width + xx) * 3 + c]!;
-        const top = p(x0, y0) * (1 - wx) + p(x1, y0) * wx;
-        const bottom = p(x0, y1) * (1 - wx) + p(x1, y1) * wx;
-        data[(y * width + x) * 3 + c] = Math.round(top * (1 - wy) + bottom * wy);
+  return { width, height, data: resizeChannels(img.data, img.width, img.height, width, height, 3) };
+}
+
+/** Bilinear resize of a single-channel image. */
+export function resizeGrey(img: { width: number; height: number; data: Uint8Array }, width: number, height: number): { width: number; height: number; data: Uint8Array } {
+  return { width, height, data: resizeChannels(img.data, img.width, img.height, width, height, 1) };
+}
+
+function axis(src: number, dst: number): { i0: Int32Array; i1: Int32Array; w: Float32Array } {
+  const i0 = new Int32Array(dst), i1 = new Int32Array(dst), w = new Float32Array(dst);
+  const scale = src / dst;
+  for (let d = 0; d < dst; d++) {
+    const f = Math.max(0, (d + 0.5) * scale - 0.5);
+    const a = Math.min(src - 1, Math.floor(f));
+    i0[d] = a;
+    i1[d] = Math.min(src - 1, a + 1);
+    w[d] = f - a;
+  }
+  return { i0, i1, w };
+}
+
+// Index arithmetic is precomputed per axis: a 1280x800 screenshot doubles in well under a second.
+function resizeChannels(src: Uint8Array, sw: number, sh: number, dw: number, dh: number, ch: number): Uint8Array {
+  const out = new Uint8Array(dw * dh * ch);
+  const xs = axis(sw, dw), ys = axis(sh, dh);
+  for (let y = 0; y < dh; y++) {
+    const r0 = ys.i0[y]! * sw * ch, r1 = ys.i1[y]! * sw * ch, wy = ys.w[y]!;
+    for (let x = 0; x < dw; x++) {
+      const c0 = xs.i0[x]! * ch, c1 = xs.i1[x]! * ch, wx = xs.w[x]!;
+      const o = (y * dw + x) * ch;
+      for (let c = 0; c < ch; c++) {
+        const top = src[r0 + c0 + c]! + (src[r0 + c1 + c]! - src[r0 + c0 + c]!) * wx;
+        const bottom = src[r1 + c0 + c]! + (src[r1 + c1 + c]! - src[r1 + c0 + c]!) * wx;
+        out[o + c] = Math.round(top + (bottom - top) * wy);
       }
     }
   }
-  return { width, height, data };
+  return out;
 }
 
 /** Luma (BT.601) as a single-channel image, for OCR. */
