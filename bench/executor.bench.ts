@@ -16,7 +16,7 @@ import { createDesktop, createRecordingDesktop } from '../src/main/services/desk
 import { GraphExecutor, windowBelongsToApp } from '../src/main/services/executor';
 import { loadLibrary } from '../src/main/services/library/YamlLibraryLoader';
 import { SqliteRunJournal, openStore } from '../src/main/services/store';
-import type { Desktop, InputDriver } from '../src/shared/ports/desktop';
+import type { Desktop, InputDriver, WindowInfo } from '../src/shared/ports/desktop';
 import { LibraryDocSchema, SkillLibrary, type SourcedDoc } from '../src/shared/skill';
 
 const PRIMITIVES = Number(process.env.BENCH_PRIMITIVES ?? 200);
@@ -65,7 +65,7 @@ async function overhead(library: SkillLibrary, desktop: Desktop, dryRun: boolean
   return { primitives: r.steps.length, totalMs: round(total), driverMs: round(timed.spentMs()), overheadPerPrimitiveMs: round((total - timed.spentMs()) / r.steps.length) };
 }
 
-async function waitForWindow(desktop: Desktop, match: (w: { title: string; className?: string; processName?: string }) => boolean) {
+async function waitForWindow(desktop: Desktop, match: (w: WindowInfo) => boolean) {
   for (let i = 0; i < 100; i++) {
     const w = (await desktop.windows.list()).find(match);
     if (w) return w;

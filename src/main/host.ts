@@ -8,7 +8,8 @@ import { Dispatcher } from './bridge/Dispatcher';
 import { EventHub } from './bridge/EventHub';
 import { startHostServer, type HostServer } from './bridge/HostServer';
 import { PromptBroker } from './bridge/PromptBroker';
-import { defaultDataDir, openStore } from './services/store';
+import { wirePermissions } from './bridge/permissionsWiring';
+import { defaultDataDir } from './services/store';
 
 /**
  * Host mode's composition root: the core under plain Node, the UI served on 127.0.0.1 with
@@ -49,9 +50,9 @@ export async function startHost(options: HostOptions): Promise<Host> {
   // The broker asks the server how many pages are connected; the server is built after the core.
   const clients = { count: (): number => 0 };
   const prompts = new PromptBroker({ hub, connectedClients: () => clients.count(), ...(options.promptTimeoutMs && { maxTimeoutMs: options.promptTimeoutMs }) });
-  const core = await createNodeCore({ dataDir: options.dataDir, interactive: false, prompter: prompts } as Parameters<typeof createNodeCore>[0]);
-  const store = openStore({ dataDir: options.dataDir });
-  const api = new CoreApiAdapter({ core, db: store.db, version: packageVersion() });
+  const permissions = wirePermissions({ dataDir: options.dataDir, prompter: prompts });
+  const core = await createNodeCore({ dataDir: options.dataDir, interactive: false, overrides: { createMediator: permissions.createMediator } });
+  const api = new CoreApiAdapter({ core, db: core.db!, version: packageVersion(), sessionGrants: permissions.sessionGrants });
   const dispatcher = new Dispatcher({ core: api, hub, mode: 'host', prompts });
   const server = await startHostServer({
     dispatcher, hub,
@@ -66,7 +67,6 @@ export async function startHost(options: HostOptions): Promise<Host> {
       dispatcher.stop();
       await server.close();
       core.close();
-      store.close();
     },
   };
 }

@@ -3,11 +3,12 @@ import { join } from 'node:path';
 import { CoreApiAdapter } from './bridge/CoreApiAdapter';
 import { Dispatcher } from './bridge/Dispatcher';
 import { EventHub } from './bridge/EventHub';
+import { wirePermissions } from './bridge/permissionsWiring';
 import { createNodeCore } from './core/createNodeCore';
 import { packageRoot } from './core/paths';
 import { packageVersion } from './host';
 import { builtPaths, claimSingleInstance, createMainWindow, createTray, hardenSession, NativeDialogPrompter, registerEmergencyStop, registerIpc } from './platform';
-import { defaultDataDir, openStore } from './services/store';
+import { defaultDataDir } from './services/store';
 
 /**
  * The Electron composition root: the same core as the CLI and host mode, with native permission
@@ -29,9 +30,9 @@ async function main(): Promise<void> {
   const nativeBinding = process.env.SKILLDESK_SQLITE_BINDING || undefined;
   const hub = new EventHub();
   const prompter = new NativeDialogPrompter(() => window);
-  const core = await createNodeCore({ dataDir, interactive: false, ...(nativeBinding && { nativeBinding }), prompter } as Parameters<typeof createNodeCore>[0]);
-  const store = openStore({ dataDir, ...(nativeBinding && { nativeBinding }) });
-  const api = new CoreApiAdapter({ core, db: store.db, version: packageVersion() });
+  const permissions = wirePermissions({ dataDir, prompter });
+  const core = await createNodeCore({ dataDir, interactive: false, ...(nativeBinding && { nativeBinding }), overrides: { createMediator: permissions.createMediator } });
+  const api = new CoreApiAdapter({ core, db: core.db!, version: packageVersion(), sessionGrants: permissions.sessionGrants });
   const dispatcher = new Dispatcher({ core: api, hub, mode: 'electron' });
 
   const paths = builtPaths(__dirname);
@@ -64,7 +65,6 @@ async function main(): Promise<void> {
     unregister();
     tray.destroy();
     core.close();
-    store.close();
   });
 }
 

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { PermissionPrompter } from '../../shared/ports/prompter';
+import { TerminalPrompter, policyMediatorFactory } from '../services/permissions';
 import { openStore } from '../services/store';
 import { Core, type CoreOptions } from './Core';
 import { SqliteRunRepository } from './SqliteRunRepository';
@@ -8,6 +10,8 @@ export interface NodeCoreOptions {
   /** Whether a person can answer permission prompts on this terminal. */
   interactive: boolean;
   builtinSkillsDir?: string;
+  /** Who answers permission prompts. @default the terminal (deny when there is no TTY) */
+  prompter?: PermissionPrompter;
   /** Path of a better-sqlite3 addon built for the current runtime (Electron). */
   nativeBinding?: string;
   overrides?: Partial<CoreOptions>;
@@ -15,7 +19,8 @@ export interface NodeCoreOptions {
 
 /**
  * The composition root for shells that run under Node (CLI, host mode): the SQLite store in the
- * data folder, nut.js/X11 desktop adapters built lazily, the recording desktop for dry runs.
+ * data folder, nut.js/X11 desktop adapters built lazily, the recording desktop for dry runs,
+ * and the policy mediator (deny by default, prompts, audit) in front of every primitive.
  */
 export async function createNodeCore(opts: NodeCoreOptions): Promise<Core> {
   const store = openStore({ dataDir: opts.dataDir, ...(opts.nativeBinding && { nativeBinding: opts.nativeBinding }) });
@@ -27,7 +32,7 @@ export async function createNodeCore(opts: NodeCoreOptions): Promise<Core> {
     ...(opts.builtinSkillsDir && { builtinSkillsDir: opts.builtinSkillsDir }),
     createDesktop: async () => (await import('../services/desktop')).createDesktop(),
     createDryRunDesktop: () => createRecordingDesktopSync(),
-    createMediator: () => ({ check: async () => ({ effect: 'allow' as const }) }),
+    createMediator: policyMediatorFactory({ prompter: opts.prompter ?? new TerminalPrompter(), dataDir: opts.dataDir }),
     runs: new SqliteRunRepository(store.db, sessionId),
     close: () => store.close(),
     ...opts.overrides,
