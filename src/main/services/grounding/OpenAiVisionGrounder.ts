@@ -5,6 +5,7 @@ import { LlmError } from '../llm/errors';
 import type { LlmClient } from '../llm/types';
 import type { UsageMeter } from '../llm/UsageMeter';
 import { crop, decodePng, encodePng, resize, type RgbImage } from './png';
+import { searchRegion } from './region';
 
 /**
  * How a vision model reports points: pixels of the image it was sent, 0–1000 on both axes
@@ -62,7 +63,7 @@ export function toSentPixels(x: number, y: number, sent: { width: number; height
   }
 }
 
-/** Grounding through an OpenAI-compatible vision model (the grounder role): screenshot in, point out. */
+/** Grounding through an OpenAI-compatible vision model (the grounder role): screenshot in, point (screenshot pixels) out. */
 export class OpenAiVisionGrounder implements Grounder {
   private readonly convention: CoordinateConvention;
   private readonly maxSide: number;
@@ -75,10 +76,9 @@ export class OpenAiVisionGrounder implements Grounder {
   async locate(target: Exclude<Target, { kind: 'point' }>, ctx: GroundingContext): Promise<GroundingResult> {
     const scale = this.o.displayScale ?? 1;
     const full = decodePng(ctx.screenshot.png);
-    const area = ctx.window
-      ? clamp({ x: ctx.window.bounds.x * scale, y: ctx.window.bounds.y * scale, width: ctx.window.bounds.width * scale, height: ctx.window.bounds.height * scale }, full)
-      : { x: 0, y: 0, width: full.width, height: full.height };
-    let img: RgbImage = ctx.window ? crop(full, area) : full;
+    const region = searchRegion(ctx, full, scale);
+    const area = region ? clamp(region, full) : { x: 0, y: 0, width: full.width, height: full.height };
+    let img: RgbImage = region ? crop(full, area) : full;
     const k = Math.min(1, this.maxSide / Math.max(img.width, img.height));
     if (k < 1) img = resize(img, Math.round(img.width * k), Math.round(img.height * k));
     const what = target.kind === 'text' ? `the UI element labelled "${target.text}"${target.nth ? ` (occurrence ${target.nth + 1} in reading order)` : ''}` : `the ${target.role ?? 'element'} named "${target.name}"`;

@@ -2,7 +2,8 @@ import { dirname, join } from 'node:path';
 import type { Rect } from '../../../shared/ports/desktop';
 import type { Grounder, GroundingContext, GroundingResult } from '../../../shared/ports/grounding';
 import type { Target } from '../../../shared/skill';
-import { crop, decodePng, encodePng, resizeGrey, toGrey } from './png';
+import { crop, decodePng, encodePng, resizeGrey, toGrey, type RgbImage } from './png';
+import { searchRegion } from './region';
 import { findLabel, type OcrWord } from './textMatch';
 
 export interface OcrOptions {
@@ -22,8 +23,9 @@ export function englishLangPath(): string {
 type TesseractWorker = import('tesseract.js').Worker;
 
 /**
- * Offline OCR grounding (tesseract.js): reads the words on screen (within the target window when
- * known), and resolves a `text` target to the centre of the matching label.
+ * Offline OCR grounding (tesseract.js): reads the words in the screenshot (within the target
+ * window when known), and resolves a `text` target to the centre of the matching label, in
+ * screenshot pixels.
  */
 export class TesseractOcrGrounder implements Grounder {
   private worker?: Promise<TesseractWorker>;
@@ -35,7 +37,10 @@ export class TesseractOcrGrounder implements Grounder {
 
   /** Every word read in `region` of the screenshot (default: all of it), in screenshot pixels. */
   async readWords(png: Uint8Array, region?: Rect): Promise<OcrWord[]> {
-    const full = decodePng(png);
+    return this.readImageWords(decodePng(png), region);
+  }
+
+  private async readImageWords(full: RgbImage, region?: Rect): Promise<OcrWord[]> {
     const area = region ? clampRect(region, full) : { x: 0, y: 0, width: full.width, height: full.height };
     if (area.width < 4 || area.height < 4) return [];
     let grey = toGrey(region ? crop(full, area) : full);
@@ -66,9 +71,8 @@ export class TesseractOcrGrounder implements Grounder {
     const label = target.kind === 'text' ? target.text : target.name;
     const nth = target.kind === 'text' ? (target.nth ?? 0) : 0;
     const s = this.o.displayScale;
-    // The window's bounds are logical pixels; the screenshot is physical.
-    const region = ctx.window ? { x: ctx.window.bounds.x * s, y: ctx.window.bounds.y * s, width: ctx.window.bounds.width * s, height: ctx.window.bounds.height * s } : undefined;
-    const words = await this.readWords(ctx.screenshot.png, region);
+    const shot = decodePng(ctx.screenshot.png);
+    const words = await this.readImageWords(shot, searchRegion(ctx, shot, s));
     const matches = findLabel(words, label);
     const m = matches[nth];
     if (!m) {

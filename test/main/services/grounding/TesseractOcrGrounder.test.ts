@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findLabel, TesseractOcrGrounder, type OcrWord } from '../../../../src/main/services/grounding';
+import { crop, decodePng, encodePng, findLabel, TesseractOcrGrounder, type OcrWord } from '../../../../src/main/services/grounding';
 
 const png = new Uint8Array(readFileSync('test/fixtures/grounding/dialog.png'));
 const screenshot = { width: 480, height: 200, png };
@@ -32,6 +32,13 @@ describe('src/main/services/grounding/TesseractOcrGrounder', () => {
     const miss = await ocr.locate({ kind: 'text', text: 'Cancel' }, { screenshot, window: win });
     expect(miss.found).toBe(false);
     if (!miss.found) expect(miss.reason).toMatch(/OCR found no "Cancel" in "Notepad".*it read: Do you want to save changes/);
+  }, 60_000);
+
+  it('answers in window pixels when the screenshot is a capture of the window (as the executor takes it)', async () => {
+    const shot = encodePng(crop(decodePng(png), { x: 300, y: 120, width: 180, height: 80 }));
+    const r = await ocr.locate({ kind: 'text', text: 'Cancel' }, { screenshot: { width: 180, height: 80, png: shot }, window: { id: 'w', title: 'dialog', bounds: { x: 300, y: 120, width: 180, height: 80 } } });
+    // Cancel's face spans x 320..410, y 140..166 on screen: 20..110, 20..46 in the window
+    expect(r.found && r.point.x > 30 && r.point.x < 100 && r.point.y > 20 && r.point.y < 46).toBe(true);
   }, 60_000);
 
   it('divides by the display scale factor', async () => {
