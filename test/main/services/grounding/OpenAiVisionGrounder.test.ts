@@ -31,9 +31,9 @@ describe('src/main/services/grounding/OpenAiVisionGrounder', () => {
   it('scales absolute answers back when the image was shrunk, and adds the window offset and display scale', async () => {
     answer({ found: true, x: 91, y: 38 });
     const g = new OpenAiVisionGrounder(client({ coordinates: 'absolute', imageMaxSide: 240 }), { displayScale: 2 });
-    // window (logical) 120,40 240x100 -> physical 240,80 480x200 ... clamped to the 480x200 shot: 240..480 x 80..200
-    const r = await g.locate({ kind: 'text', text: 'Cancel' }, { screenshot, window: { id: 'w', title: 't', bounds: { x: 120, y: 40, width: 240, height: 100 } } });
-    // sent image: 240x120 crop scaled by 1 (fits 240) -> physical (240+91, 80+38) -> logical /2
+    // window (logical) 120,40 120x60 -> physical 240,80 240x120 in the full 480x200 shot
+    const r = await g.locate({ kind: 'text', text: 'Cancel' }, { screenshot, window: { id: 'w', title: 't', bounds: { x: 120, y: 40, width: 120, height: 60 } } });
+    // sent image: the 240x120 crop, unscaled (fits 240) -> physical (240+91, 80+38) -> logical /2
     expect(r).toMatchObject({ found: true, point: { x: Math.round((240 + 91) / 2), y: Math.round((80 + 38) / 2) } });
   });
 
