@@ -1,0 +1,125 @@
+/**
+ * The desktop service: adapters behind the ports of `src/shared/ports/desktop.ts`.
+ * `createDesktop` builds the live desktop for this platform (nut.js mouse and screen; on X11 an
+ * exact XTEST keyboard, EWMH windows and xclip; on Windows nut.js and node-window-manager);
+ * `createRecordingDesktop` builds the one dry runs and unit tests use. Adapters are imported
+ * lazily, so importing this module loads no native code and needs no display.
+ */
+import type { Desktop, WindowManager } from '../../../shared/ports/desktop';
+import { DesktopError } from './errors';
+import type { Keyboard } from './keyboard';
+import type { NutModule } from './nut';
+import type { TypingPace } from './x11/XTestKeyboard';
+
+export { DesktopError } from './errors';
+export { createRecordingDesktop, READ_OPS, type RecordedCall, type RecordingDesktop, type RecordingDesktopOptions } from './RecordingDesktop';
+export type { TypingPace } from './x11/XTestKeyboard';
+
+/** Options of createDesktop. */
+export interface CreateDesktopOptions {
+  /** @default process.platform */
+  platform?: NodeJS.Platform;
+  /**
+   * The X display (Linux). nut.js reads `$DISPLAY` itself, so this must agree with it.
+   * @default process.env.DISPLAY
+   */
+  display?: string;
+  /** Typing pace per focused window class (X11). @default Wine windows 16 ms/char, others 2 ms/char */
+  paceFor?: (windowClass: string | undefined) => TypingPace;
+  /** Environment added to launched apps and scripts (e.g. WINEPREFIX). */
+  env?: Record<string, string>;
+}
+
+/** A live desktop; `close` releases its X connection. */
+export interface LiveDesktop extends Desktop {
+  close(): Promise<void>;
+}
+
+/** Builds the live desktop for the platform. Fails with `desktop.no_display` on Linux without an X display. */
+export async function createDesktop(options: CreateDesktopOptions = {}): Promise<LiveDesktop> {
+  const platform = options.platform ?? process.platform;
+  if (platform === 'linux') return createX11Desktop(options);
+  if (platform === 'win32' || platform === 'darwin') return createNutDesktop(platform, options);
+  throw new DesktopError('desktop.unsupported', `SkillDesk drives desktops on linux (X11), win32 and darwin, not on ${platform}`);
+}
+
+async function createX11Desktop(options: CreateDesktopOptions): Promise<LiveDesktop> {
+  const display = options.display ?? process.env.DISPLAY;
+  if (display && process.env.DISPLAY && display !== process.env.DISPLAY) {
+    throw new DesktopError('desktop.display_mismatch', `Expected \`display\` to match $DISPLAY (\`${process.env.DISPLAY}\`) because nut.js uses $DISPLAY, got \`${display}\``);
+  }
+  const [{ X11Connection }, { XTestKeyboard }, { X11WindowManager }] = await Promise.all([
+    import('./x11/X11Connection'), import('./x11/XTestKeyboard'), import('./X11WindowManager'),
+  ]);
+  const x = await X11Connection.open(display);
+  try {
+    await x.xtest();
+    const windows = new X11WindowManager(x);
+    const keyboard = new XTestKeyboard(x, { focusedWindowClass: () => windows.activeClass(), ...(options.paceFor && { paceFor: options.paceFor }) });
+    const [nut, { XclipClipboard }] = await Promise.all([loadNut(), import('./XclipClipboard')]);
+    const env = { DISPLAY: x.display, ...options.env };
+    return { ...(await commonParts(nut, keyboard, env)), platform: 'linux', windows, clipboard: new XclipClipboard({ display: x.display }), close: () => x.close() };
+  } catch (err) {
+    await x.close();
+    throw err;
+  }
+}
+
+async function createNutDesktop(platform: 'win32' | 'darwin', options: CreateDesktopOptions): Promise<LiveDesktop> {
+  const [nut, { NutKeyboard }, { NutClipboard }] = await Promise.all([loadNut(), import('./NutKeyboard'), import('./NutClipboard')]);
+  const keyboard = new NutKeyboard(nut);
+  const parts = await commonParts(nut, keyboard, options.env ?? {});
+  const windows = platform === 'win32' ? lazyWin32Windows(parts.input) : unsupportedWindows(platform);
+  return { ...parts, platform, windows, clipboard: new NutClipboard(nut), close: async () => undefined };
+}
+
+async function commonParts(nut: NutModule, keyboard: Keyboard, env: Record<string, string>) {
+  const [{ NutInputDriver }, { NutScreenCapture }, { NodeProcessRunner }, { NodeFileProbe }] = await Promise.all([
+    import('./NutInputDriver'), import('./NutScreenCapture'), import('./NodeProcessRunner'), import('./NodeFileProbe'),
+  ]);
+  return {
+    input: new NutInputDriver(nut, keyboard),
+    screen: new NutScreenCapture(nut),
+    processes: new NodeProcessRunner({ env }),
+    files: new NodeFileProbe(),
+  };
+}
+
+
+async function loadNut(): Promise<NutModule> {
+  try {
+    const mod = (await import('@nut-tree-fork/nut-js')) as NutModule & { default?: NutModule };
+    return mod.mouse ? mod : (mod.default as NutModule);
+  } catch (err) {
+    throw new DesktopError('desktop.no_nutjs', `Could not load @nut-tree-fork/nut-js (native input and screen capture): ${(err as Error).message}`);
+  }
+}
+
+/** node-window-manager is optional: loaded on first use, so input works even without it. */
+function lazyWin32Windows(input: { hotkey(keys: readonly string[]): Promise<void> }): WindowManager {
+  let loaded: Promise<WindowManager> | undefined;
+  const get = () => {
+    loaded ??= import('./NodeWindowManager').then(async ({ NodeWindowManager, loadNodeWindowManager }) => {
+      const nwm = await loadNodeWindowManager();
+      const manager: WindowManager = new NodeWindowManager(nwm, async (id) => {
+        await manager.focus(id);
+        await input.hotkey(['Alt', 'F4']);
+      });
+      return manager;
+    });
+    return loaded;
+  };
+  return {
+    list: async () => (await get()).list(),
+    active: async () => (await get()).active(),
+    focus: async (id) => (await get()).focus(id),
+    close: async (id) => (await get()).close(id),
+  };
+}
+
+function unsupportedWindows(platform: string): WindowManager {
+  const fail = async (): Promise<never> => {
+    throw new DesktopError('desktop.unsupported', `Window management is not implemented on ${platform}`);
+  };
+  return { list: fail, active: fail, focus: fail, close: fail };
+}
