@@ -1,11 +1,14 @@
 /** Grounding: text and accessibility targets to screen points, by OCR and/or a vision model, chained with fallback. */
 import type { Grounder } from '../../../shared/ports/grounding';
 import type { LlmClient } from '../llm/types';
+import { AtspiGrounder } from './AtspiGrounder';
 import { ChainedGrounder } from './ChainedGrounder';
 import { OpenAiVisionGrounder, type VisionOptions } from './OpenAiVisionGrounder';
 import { TesseractOcrGrounder, type OcrOptions } from './TesseractOcrGrounder';
 
 export { ChainedGrounder } from './ChainedGrounder';
+export { AtspiGrounder } from './AtspiGrounder';
+export type { AtspiOptions } from './AtspiGrounder';
 export { OpenAiVisionGrounder, smartResize, toSentPixels } from './OpenAiVisionGrounder';
 export type { CoordinateConvention, VisionOptions } from './OpenAiVisionGrounder';
 export { TesseractOcrGrounder, englishLangPath } from './TesseractOcrGrounder';
@@ -23,17 +26,20 @@ export interface GrounderSetup {
   visionOptions?: VisionOptions;
   /** Physical pixels per logical pixel, for both. @default 1 */
   displayScale?: number;
-  /** Grounders tried before OCR (e.g. an accessibility-tree grounder). */
+  /** Linux: the AT-SPI accessibility tree first (needs python3 with gir1.2-atspi-2.0). @default false */
+  accessibility?: boolean;
+  /** Grounders tried before OCR (e.g. Windows UI Automation). */
   before?: Grounder[];
 }
 
 /**
- * The grounder the executor gets: [accessibility?] -> OCR -> vision model, first hit wins.
+ * The grounder the executor gets: [accessibility] -> OCR -> vision model, first hit wins.
  * Call `close()` to stop the OCR worker.
  */
 export function createGrounder(setup: GrounderSetup = {}): ChainedGrounder & { close(): Promise<void> } {
   const scale = setup.displayScale ?? 1;
   const chain: Grounder[] = [...(setup.before ?? [])];
+  if (setup.accessibility) chain.push(new AtspiGrounder({ displayScale: scale }));
   const ocr = setup.ocr === false ? undefined : new TesseractOcrGrounder({ displayScale: scale, ...(typeof setup.ocr === 'object' ? setup.ocr : {}) });
   if (ocr) chain.push(ocr);
   if (setup.vision) chain.push(new OpenAiVisionGrounder(setup.vision, { displayScale: scale, ...setup.visionOptions }));
