@@ -1,12 +1,14 @@
 import { readFile, realpath } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { join, sep } from 'node:path';
 import { type z } from 'zod';
 import { SkillDeskError } from '../../shared/errors';
-import type { AuditQuery, AuditView, CoreApi, GrantView, LibraryView, RunEventView, SettingsInput } from '../../shared/ipc';
+import type { AuditQuery, AuditView, CoreApi, DirectoryView, GrantView, LibraryView, RunEventView, SettingsInput } from '../../shared/ipc';
 import type { Core } from '../core/Core';
 import { builtinSkillsDir } from '../core/paths';
 import { HybridRetriever } from '../services/retrieval';
 import { listAudit, listGrants, revokeGrant, type StoreDb } from '../services/store';
+import { listDirectory } from './listDirectory';
 import { compositionView, libraryView, skillDetail } from './libraryViews';
 import { saveSettings, settingsView, testProvider } from './settingsApi';
 import { saveUserSkill } from './UserSkillWriter';
@@ -91,6 +93,10 @@ export class CoreApiAdapter implements CoreApi {
       throw new SkillDeskError('runs.screenshot_refused', `Expected a step screenshot inside the data folder's screenshots, got \`${path}\``);
     }
     return readFile(file);
+  }
+
+  async listDirectory(path: string | undefined, showHidden: boolean): Promise<DirectoryView> {
+    return listDirectory(path ?? homedir(), showHidden);
   }
 
   async listGrants(): Promise<GrantView[]> {

@@ -62,6 +62,7 @@ export class Dispatcher {
         return run;
       },
       'runs:screenshot': async (r) => ({ dataUrl: `data:image/png;base64,${Buffer.from(await core.readScreenshot(r.path)).toString('base64')}` }),
+      'files:list': (r) => core.listDirectory(r.path, r.showHidden),
       'permissions:pending': async () => options.prompts?.list() ?? [],
       'permissions:answer': async (r) => ({ accepted: options.prompts?.answer(r.promptId, r.answer) ?? false }),
       'permissions:grants': () => core.listGrants(),

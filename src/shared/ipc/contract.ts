@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type {
-  AppInfo, AuditView, CompositionView, ConnectionTestView, GrantView, LibraryView, PermissionPromptView, RunDetail,
+  AppInfo, AuditView, DirectoryView, CompositionView, ConnectionTestView, GrantView, LibraryView, PermissionPromptView, RunDetail,
   RunEventView, RunSummary, SearchHit, SettingsView, SkillDetail, StatusView,
 } from './views';
 import { LLM_ROLE_NAMES, PROVIDER_PRESET_NAMES } from './views';
@@ -81,6 +81,8 @@ export const contract = {
   'runs:get': invoke(z.object({ id: Id }).strict()).returns<RunDetail>(),
   /** A step screenshot as a data: URL; only files inside the data folder's screenshots are served. */
   'runs:screenshot': invoke(z.object({ path: z.string().min(1).max(1000) }).strict()).returns<{ dataUrl: string }>(),
+  /** A folder's entries, for the path picker of the run form (home folder when `path` is absent). */
+  'files:list': invoke(z.object({ path: z.string().min(1).max(4096).optional(), showHidden: z.boolean().default(false) }).strict()).returns<DirectoryView>(),
   'permissions:pending': invoke(Empty).returns<PermissionPromptView[]>(),
   'permissions:answer': invoke(z.object({ promptId: Id, answer: z.enum(['allow_once', 'allow_session', 'deny']) }).strict()).returns<{ accepted: boolean }>(),
   'permissions:grants': invoke(Empty).returns<GrantView[]>(),

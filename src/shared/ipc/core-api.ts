@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { AuditQuery, SettingsInput } from './contract';
 import type {
-  AppInfo, AuditView, CompositionView, ConnectionTestView, GrantView, LibraryView, RunDetail, RunEventView,
+  AppInfo, AuditView, DirectoryView, CompositionView, ConnectionTestView, GrantView, LibraryView, RunDetail, RunEventView,
   RunResultView, RunSummary, SearchHit, SettingsView, SkillDetail,
 } from './views';
 
@@ -34,6 +34,8 @@ export interface CoreApi {
   getRun(id: string): Promise<RunDetail | undefined>;
   /** PNG bytes of a step screenshot; must refuse paths outside the screenshot folder. */
   readScreenshot(path: string): Promise<Uint8Array>;
+  /** Lists a folder for the path picker (the home folder when `path` is absent). */
+  listDirectory(path: string | undefined, showHidden: boolean): Promise<DirectoryView>;
   listGrants(): Promise<GrantView[]>;
   revokeGrant(id: string): Promise<boolean>;
   listAudit(query: z.output<typeof AuditQuery>): Promise<AuditView[]>;

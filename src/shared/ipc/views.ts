@@ -217,3 +217,13 @@ export interface StatusView {
   running: { runId: string; skillId: string; startedAt: number }[];
   pendingPrompts: number;
 }
+
+export interface DirectoryView {
+  /** Absolute path of the folder listed. */
+  path: string;
+  /** Its parent, absent at a root. */
+  parent?: string;
+  /** The path separator of the machine that runs the skills (`/` or `\\`). */
+  sep: string;
+  entries: { name: string; kind: 'file' | 'directory' }[];
+}

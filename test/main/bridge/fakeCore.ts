@@ -42,6 +42,7 @@ export function recordingCore() {
     },
     getRun: async () => undefined,
     readScreenshot: async () => new Uint8Array([137, 80, 78, 71]),
+    listDirectory: async (p) => ({ path: p ?? '/', sep: '/', entries: [] }),
     listGrants: async () => [],
     revokeGrant: async () => true,
     listAudit: async (q) => {

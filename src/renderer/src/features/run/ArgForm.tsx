@@ -1,7 +1,9 @@
+import { useState } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import type { ArgSpec } from '../../../../shared/skill';
 import { useStores } from '../../app/stores';
+import { PathPicker } from './PathPicker';
 
 function hint(spec: ArgSpec): string {
   switch (spec.type) {
@@ -18,6 +20,7 @@ function hint(spec: ArgSpec): string {
 export function ArgForm() {
   const { run } = useStores();
   const { skill, values, fieldErrors, setValue } = useStore(run, useShallow((s) => ({ skill: s.skill, values: s.values, fieldErrors: s.fieldErrors, setValue: s.setValue })));
+  const [picking, setPicking] = useState<string>();
   if (!skill) return null;
   const entries = Object.entries(skill.args);
   if (!entries.length) return <p className="muted">This skill takes no arguments.</p>;
@@ -39,7 +42,7 @@ export function ArgForm() {
         } else if (spec.type === 'text') {
           input = <textarea id={id} name={name} rows={4} value={String(value ?? '')} onChange={(e) => setValue(name, e.target.value)} />;
         } else {
-          input = (
+          const text = (
             <input
               id={id} name={name} type={spec.type === 'number' ? 'number' : 'text'} value={String(value ?? '')}
               {...(spec.type === 'number' && { min: spec.min, max: spec.max, step: spec.integer ? 1 : 'any' })}
@@ -48,6 +51,9 @@ export function ArgForm() {
               aria-invalid={Boolean(err)}
             />
           );
+          input = spec.type === 'path'
+            ? <div className="with-button">{text}<button type="button" onClick={() => setPicking(name)}>Browse…</button></div>
+            : text;
         }
         return (
           <label key={name} className={err ? 'field invalid' : 'field'} htmlFor={id}>
@@ -58,6 +64,16 @@ export function ArgForm() {
           </label>
         );
       })}
+      {picking && skill.args[picking]?.type === 'path' && (() => {
+        const spec = skill.args[picking] as Extract<ArgSpec, { type: 'path' }>;
+        return (
+          <PathPicker
+            target={spec.target ?? 'file'} start={String(values[picking] ?? '')} {...(spec.extensions && { extensions: spec.extensions })}
+            onPick={(path) => { setValue(picking, path); setPicking(undefined); }}
+            onClose={() => setPicking(undefined)}
+          />
+        );
+      })()}
     </div>
   );
 }
