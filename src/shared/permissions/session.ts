@@ -12,8 +12,12 @@ import type { ScopeEnv } from './scopes';
 export class PermissionSession {
   private readonly skills = new Map<string, DeclaredSkill>();
   private grants: Grant[] = [];
-  private readonly usage = new Map<string, number[]>();
+  /** Mutated in place: counting an allow does not invalidate the snapshot. */
+  private readonly usage: Record<string, number[]> = {};
   private nextGrant = 1;
+  private readonly idPrefix: string;
+  /** `decide` runs before every primitive: the snapshot is rebuilt only after a change. */
+  private snapshot?: PolicyState;
 
   constructor(
     readonly workspace: WorkspacePolicy,
@@ -25,11 +29,10 @@ export class PermissionSession {
     this.idPrefix = init.idPrefix ?? 's';
   }
 
-  private readonly idPrefix: string;
-
   /** Adds (or replaces) a skill in the declared pool. */
   loadSkill(id: string, skill: DeclaredSkill): void {
     this.skills.set(id, skill);
+    this.snapshot = undefined;
   }
 
   hasSkill(id: string): boolean {
@@ -38,11 +41,11 @@ export class PermissionSession {
 
   /** A snapshot for `decide`. */
   state(): PolicyState {
-    return {
+    return this.snapshot ??= {
       skills: Object.fromEntries(this.skills),
       workspace: this.workspace,
       grants: this.grants,
-      usage: Object.fromEntries(this.usage),
+      usage: this.usage,
       env: this.env,
     };
   }
@@ -54,11 +57,18 @@ export class PermissionSession {
   /** Records an allow: counts it against rate limits and consumes a once-grant. */
   recordAllowed(decision: PolicyDecision, time: number): void {
     if (decision.effect !== 'allow') return;
-    if (decision.rateKey) this.usage.set(decision.rateKey, [...(this.usage.get(decision.rateKey) ?? []).filter((t) => t > time - 86_400_000), time]);
+    // Only allows under a rate-limited entry or grant are counted, and only within its window.
+    const count = (key: string, limit: { per_seconds: number } | undefined) => {
+      if (!limit) return;
+      this.usage[key] = [...(this.usage[key] ?? []).filter((t) => t > time - limit.per_seconds * 1000), time];
+    };
+    if (decision.rateKey) count(decision.rateKey, decision.entry?.constraints?.rate_limit);
     if (decision.grantId) {
       const g = this.grants.find((x) => x.id === decision.grantId);
-      if (g?.scope === 'once') this.grants = this.grants.filter((x) => x !== g);
-      else if (g) this.usage.set(`grant:${g.id}`, [...(this.usage.get(`grant:${g.id}`) ?? []), time]);
+      if (g?.scope === 'once') {
+        this.grants = this.grants.filter((x) => x !== g);
+        this.snapshot = undefined;
+      } else if (g) count(`grant:${g.id}`, g.constraints.rate_limit);
     }
   }
 
@@ -81,19 +91,22 @@ export class PermissionSession {
       grantedAt: req.time, answers: decision.source,
       ...(opts.expiresAt !== undefined && { expiresAt: opts.expiresAt }),
     };
-    this.grants.push(grant);
+    this.grants = [...this.grants, grant];
+    this.snapshot = undefined;
     return grant;
   }
 
   /** Adds an existing grant (a persistent one read back from the store). */
   addGrant(grant: Grant): void {
     this.grants = [...this.grants.filter((g) => g.id !== grant.id), grant];
+    this.snapshot = undefined;
   }
 
   revokeGrant(id: string, at: number): boolean {
     const g = this.grants.find((x) => x.id === id);
     if (!g) return false;
     this.grants = this.grants.map((x) => (x.id === id ? { ...x, revokedAt: at } : x));
+    this.snapshot = undefined;
     return true;
   }
 
