@@ -48,17 +48,17 @@ function base(name: string): string {
 }
 
 function show(words: readonly Word[]): string {
-  const s = words.map((w) => (w.dynamic ? (w.text.replace(/\u0000/g, '$…') || '$…') : /\s/.test(w.text) ? `'${w.text}'` : w.text)).join(' ');
+  const s = words.map((w) => (w.dynamic ? (w.text.replaceAll('\u0000', '$…') || '$…') : /\s/.test(w.text) ? `'${w.text}'` : w.text)).join(' ');
   return s.length > 160 ? `${s.slice(0, 157)}...` : s;
 }
 
 /** Emits file capabilities for a path, mapping credentials and profiles to their own capabilities. */
 export function touchPath(sink: InferenceSink, access: 'read' | 'write' | 'delete', w: Word, evidence: string, line?: number): void {
-  if (w.dynamic && !w.text.replace(/\u0000/g, '')) {
+  if (w.dynamic && !w.text.replaceAll('\u0000', '')) {
     sink.emit(access === 'read' ? 'file.read' : access === 'write' ? 'file.write' : 'file.delete', { kind: 'unknown', hint: 'path computed at run time' }, evidence, line);
     return;
   }
-  const path = w.text.replace(/\u0000/g, '*');
+  const path = w.text.replaceAll('\u0000', '*');
   if (isPseudoPath(path)) return;
   const sock = socketPath(path);
   if (sock) return sink.emit('web.post', { kind: 'url', url: sock }, evidence, line);
@@ -74,7 +74,7 @@ export function touchPath(sink: InferenceSink, access: 'read' | 'write' | 'delet
 
 /** A URL-ish word: `http://`, `host:path`, `user@host`. */
 function urlOf(w: Word): string | undefined {
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(w.text)) return w.text.replace(/\u0000/g, '*');
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(w.text)) return w.text.replaceAll('\u0000', '*');
   return undefined;
 }
 
