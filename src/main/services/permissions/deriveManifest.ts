@@ -2,7 +2,7 @@ import { isAppScoped } from '../../../shared/permissions/constraints';
 import type { Constraints, Manifest, PermissionEntry } from '../../../shared/permissions/manifest';
 import { describeTarget } from '../../../shared/permissions/policy';
 import { CAPABILITIES, patternCovers, patternMatches, type Capability } from '../../../shared/permissions/taxonomy';
-import { splitRef, type Skill, type SkillLibrary } from '../../../shared/skill';
+import { splitRef, type LibraryProblem, type Skill, type SkillLibrary } from '../../../shared/skill';
 import { inferScript } from './inference';
 import { primitiveNeeds, type ScriptInferrer } from './primitiveNeeds';
 
@@ -154,4 +154,23 @@ export function checkSkillManifest(skill: Skill, library: SkillLibrary, opts: De
 
 function expandScopes(pattern: string): string[] {
   return (Object.keys(CAPABILITIES) as Capability[]).filter((c) => patternMatches(pattern, c)).map((c) => CAPABILITIES[c].scope);
+}
+
+/**
+ * Applies manifest checking to a loaded library: under-declared skills are removed and reported
+ * as errors (file, `permissions` path); over-declared ones stay, with warnings. For the loader.
+ * @returns the problems added to `library.problems`
+ */
+export function enforceManifests(library: SkillLibrary, opts: DeriveOptions = {}): LibraryProblem[] {
+  const added: LibraryProblem[] = [];
+  const at = (s: Skill): (string | number)[] => (s.kind === 'composite' ? ['methods', splitRef(s.id).method, 'composite', 'permissions'] : ['permissions']);
+  // Decide on every skill first: removing one must not change how its callers are judged.
+  const checks = [...library.skills.values()].map((s) => ({ s, check: checkSkillManifest(s, library, opts) }));
+  for (const { s, check } of checks) {
+    for (const message of check.errors) added.push({ file: s.source.file, path: at(s), message: `${s.id}: ${message}`, severity: 'error' });
+    for (const message of check.warnings) added.push({ file: s.source.file, path: at(s), message: `${s.id}: ${message}`, severity: 'warning' });
+    if (check.errors.length) library.skills.delete(s.id);
+  }
+  library.problems.push(...added);
+  return added;
 }

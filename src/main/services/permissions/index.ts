@@ -13,7 +13,7 @@ import { loadWorkspacePolicy, localScopeEnv, persistentGrants } from './workspac
 export { PolicyMediator, type PolicyMediatorOptions } from './PolicyMediator';
 export { TerminalPrompter, formatPrompt, parseAnswer } from './TerminalPrompter';
 export { SqliteAuditSink, MemoryAuditSink } from './SqliteAuditSink';
-export { deriveManifest, checkSkillManifest, type DerivedManifest, type DerivedNeed, type ManifestCheck } from './deriveManifest';
+export { deriveManifest, checkSkillManifest, enforceManifests, type DerivedManifest, type DerivedNeed, type ManifestCheck } from './deriveManifest';
 export { primitiveNeeds, isInputPrimitive, type CapabilityNeed } from './primitiveNeeds';
 export { inferScript, inferFile, inferCommand, detectLanguage, fsScriptReader } from './inference';
 export type { InferenceResult, InferredCapability, InferenceFinding, ScriptLanguage, ScriptReader } from './inference';

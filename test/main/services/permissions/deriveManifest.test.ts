@@ -1,0 +1,106 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { loadLibrary } from '../../../../src/main/services/library/YamlLibraryLoader';
+import { checkSkillManifest, deriveManifest, enforceManifests } from '../../../../src/main/services/permissions';
+import { LibraryDocSchema, SkillLibrary } from '../../../../src/shared/skill';
+
+const APP = `
+kind: app
+id: ed
+name: Ed
+platforms: [linux]
+launch: { command: ed }
+windows: { class: '^ed$' }
+implements: [Notes]
+`;
+const NOTES = `
+kind: interface
+id: Notes
+description: notes
+methods:
+  save:
+    description: save
+    intents: ['save to \${path}']
+    args: { path: { type: path } }
+  archive:
+    description: save under the archive folder
+    intents: ['archive as \${name}']
+    args: { name: { type: string } }
+    composite:
+      permissions:
+        - { capability: skill.call, effect: allow }
+        - { capability: input.keyboard, effect: allow }
+      graph:
+        start: s
+        nodes:
+          s: { action: call, skill: Notes.save, args: { path: '/srv/archive/\${name}.txt' } }
+`;
+const skill = (id: string, permissions: string, nodes: string, extra = '') => `
+kind: skill
+id: ed.${id}
+app: ed
+${extra}
+permissions: ${permissions}
+graph:
+  start: a
+  nodes:
+${nodes}
+`;
+const SAVE = skill('save', "[{ capability: input.keyboard, effect: allow }, { capability: file.write, effect: allow, constraints: { paths: ['${path}'] } }]",
+  "    a: { action: hotkey, keys: [Control, s], next: b }\n    b: { action: type_text, text: '${path}' }", 'implements: Notes.save');
+
+function library(...yamls: string[]): SkillLibrary {
+  const lib = new SkillLibrary(yamls.map((y, i) => ({ doc: LibraryDocSchema.parse(parse(y)), source: { file: `doc${i}.yaml`, origin: 'builtin' as const } })));
+  expect(lib.errors).toEqual([]);
+  return lib;
+}
+
+describe('src/main/services/permissions/deriveManifest', () => {
+  it('finds every shipped skill declared exactly enough (no errors)', async () => {
+    const { library } = await loadLibrary({ builtinDir: join(__dirname, '../../../../skills') });
+    const errors = [...library.skills.values()].flatMap((s) => checkSkillManifest(s, library).errors.map((e) => `${s.id}: ${e}`));
+    expect(errors).toEqual([]);
+    expect(library.skills.size).toBeGreaterThan(30);
+  });
+
+  it('derives a composite\'s needs through its callees, with the callee\'s app as ${app} and its path as the call passes it', () => {
+    const lib = library(NOTES, APP, SAVE);
+    const d = deriveManifest(lib.skills.get('Notes.archive')!, lib);
+    expect(d.needs.map((n) => [n.capability, n.scopes])).toEqual([
+      ['file.write', ['/srv/archive/${name}.txt']], ['input.keyboard', ['${app}']], ['skill.call', ['Notes.save']],
+    ]);
+    const check = checkSkillManifest(lib.skills.get('Notes.archive')!, lib);
+    expect(check.errors).toEqual([expect.stringMatching(/^under-declared: needs `file\.write` on \/srv\/archive\/\$\{name\}\.txt \(Notes\.archive > ed\.save#b\).*add \{capability: "file\.write", effect: "confirm", constraints: \{paths: \["\/srv\/archive\/\$\{name\}\.txt"\]\}\}/)]);
+  });
+
+  it('reports input to an app the manifest does not name, over-declared entries and constraints that cannot apply', () => {
+    const lib = library(APP.replace('implements: [Notes]', 'implements: []'), skill('typer', "[{ capability: input.keyboard, effect: allow, constraints: { apps: [other] } }, { capability: web.fetch, effect: allow, constraints: { apps: [ed] } }]",
+      "    a: { action: type_text, text: hi }", 'description: t\nintents: [t]'));
+    const check = checkSkillManifest(lib.skills.get('ed.typer')!, lib);
+    expect(check.errors).toEqual(['under-declared: `input.keyboard` to app `ed` (ed.typer#a) is not in any entry\'s `apps`']);
+    expect(check.warnings).toEqual([
+      'over-declared: entry #1 (allow web.fetch) matches nothing the skill\'s graph needs',
+      'entry #1: `apps` has no effect on web.fetch',
+    ]);
+  });
+
+  it('derives script capabilities by inference and rejects scripts it cannot analyse', () => {
+    const lib = library(APP.replace('implements: [Notes]', 'implements: []'),
+      skill('upload', '[{ capability: script.execute, effect: allow }]', "    a: { action: run_script, interpreter: python, script: \"import requests\\nrequests.post('https://u.example.com', data=open('/etc/hosts').read())\" }", 'description: t\nintents: [t]'),
+      skill('opaque', '[{ capability: script.execute, effect: allow }]', "    a: { action: run_script, interpreter: bash, script: 'eval \"$X\"' }", 'description: t\nintents: [t]'));
+    const up = checkSkillManifest(lib.skills.get('ed.upload')!, lib);
+    expect(up.errors.map((e) => e.split(' (')[0])).toEqual(['under-declared: needs `file.read` on /etc/hosts', 'under-declared: needs `web.post` on https://u.example.com']);
+    const opaque = checkSkillManifest(lib.skills.get('ed.opaque')!, lib);
+    expect(opaque.errors).toEqual([expect.stringMatching(/^ed\.opaque#a: the bash script cannot be fully analysed: .*`eval` runs code built at run time/)]);
+  });
+
+  it('removes under-declared skills from the library with a problem on their permissions, keeping the rest', () => {
+    const lib = library(NOTES, APP, SAVE);
+    const problems = enforceManifests(lib);
+    expect(lib.skills.has('Notes.archive')).toBe(false);
+    expect(lib.skills.has('ed.save')).toBe(true);
+    expect(problems).toEqual([expect.objectContaining({ file: 'doc0.yaml', path: ['methods', 'archive', 'composite', 'permissions'], severity: 'error' })]);
+    expect(lib.problems).toContain(problems[0]);
+  });
+});
