@@ -8,10 +8,11 @@ import {
 import type { SkillLibrary } from '../../../shared/skill';
 import { checkSkillManifest, inferCommand, inferFile, type InferenceResult, type ScriptLanguage } from '../../services/permissions';
 import type { CliContext } from '../context';
+import { permissionsGrant, permissionsGrants, permissionsRevoke, type GrantOptions } from './permissionGrants';
 import type { Output } from '../output';
 import { table } from '../output';
 
-/** `permissions infer|manifest|simulate|taxonomy`: the permission tools for authors and administrators. */
+/** `permissions infer|manifest|simulate|grants|grant|revoke|taxonomy`: the permission tools for authors and administrators. */
 
 const LANGUAGES: ScriptLanguage[] = ['bash', 'sh', 'powershell', 'cmd', 'python', 'node'];
 
@@ -183,6 +184,35 @@ export function registerPermissionsCommands(program: Command, ctx: CliContext): 
     .option('--grants <file>', 'grants JSON: [{ skill, capability, constraints?, scope?, expires_at? }]')
     .option('--json', 'print JSON')
     .action((o: SimulateOptions) => ctx.setExitCode(permissionsSimulate(o, ctx)));
+  const collect = (v: string, prev: string[] = []) => [...prev, v];
+  const store = async () => {
+    const db = (await ctx.core()).db;
+    if (!db) throw new SkillDeskError('permissions.no_store', 'This SkillDesk has no store for grants; check --data-dir');
+    return db;
+  };
+  p.command('grants')
+    .description('List persistent grants (active ones unless --all)')
+    .option('--all', 'include revoked and expired grants')
+    .option('--skill <id>', 'only grants of this skill')
+    .option('--json', 'print JSON')
+    .action(async (o: { all?: boolean; skill?: string; json?: boolean }) => ctx.setExitCode(permissionsGrants(await store(), o, ctx)));
+  p.command('grant')
+    .description("Answer a skill's confirm entry ahead of time (persistent, revocable); never wider than that entry")
+    .argument('<skill>', 'concrete skill id')
+    .argument('<capability>', 'capability name, e.g. file.write')
+    .option('--path <scope>', 'narrow to this path scope (repeatable)', collect)
+    .option('--app <id>', 'narrow to this app (repeatable)', collect)
+    .option('--domain <host>', 'narrow to this domain (repeatable)', collect)
+    .option('--expires <when>', 'age such as 7d, or an ISO time')
+    .option('--json', 'print JSON')
+    .action(async (skill: string, capability: string, o: GrantOptions) => {
+      const { library } = await ctx.loadLibrary();
+      ctx.setExitCode(permissionsGrant(await store(), library, skill, capability, o, ctx));
+    });
+  p.command('revoke')
+    .description('Revoke a persistent grant')
+    .argument('<id>', 'grant id')
+    .action(async (id: string) => ctx.setExitCode(permissionsRevoke(await store(), id, ctx)));
   p.command('taxonomy')
     .description('List the capability taxonomy with protection levels')
     .option('--json', 'print JSON')

@@ -52,16 +52,20 @@ export class PolicyMediator implements ActionMediator {
       }
       return r;
     };
+    if (typeof opts.library !== 'function') this.loadPool(opts.library);
   }
 
   private async library(): Promise<SkillLibrary> {
     const lib = typeof this.opts.library === 'function' ? await this.opts.library() : this.opts.library;
-    if (this.loadedFrom !== lib) {
-      // The declared pool is every loaded skill's manifest.
-      for (const s of lib.skills.values()) this.ensureLoaded(s);
-      this.loadedFrom = lib;
-    }
+    this.loadPool(lib);
     return lib;
+  }
+
+  /** The declared pool is every loaded skill's manifest (reloaded when the library is). */
+  private loadPool(lib: SkillLibrary): void {
+    if (this.loadedFrom === lib) return;
+    for (const s of lib.skills.values()) this.ensureLoaded(s);
+    this.loadedFrom = lib;
   }
 
   private loadedFrom?: SkillLibrary;

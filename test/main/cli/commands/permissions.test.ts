@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { auditCommand, parseSince, registerAuditCommands } from '../../../../src/main/cli/commands/audit';
+import { permissionsGrant, permissionsGrants, permissionsRevoke } from '../../../../src/main/cli/commands/permissionGrants';
 import { permissionsInfer, permissionsManifest, permissionsSimulate, registerPermissionsCommands } from '../../../../src/main/cli/commands/permissions';
+import { createPolicyMediator } from '../../../../src/main/services/permissions';
 import type { CliContext } from '../../../../src/main/cli/context';
 import { loadLibrary } from '../../../../src/main/services/library/YamlLibraryLoader';
 import { appendAudit, openStore } from '../../../../src/main/services/store';
@@ -145,6 +147,58 @@ describe('src/main/cli/commands/audit', () => {
     expect(exit).toBe(0);
     await program.parseAsync(['permissions', 'infer', '--command', 'rm -rf /tmp/x'], { from: 'user' });
     expect(out.at(-1)).toMatch(/file\.delete \[dangerous\]/);
+    store.close();
+  });
+});
+
+describe('src/main/cli/commands/permissionGrants', () => {
+  const APP = 'kind: app\nid: ed\nname: Ed\nplatforms: [linux]\nlaunch: { command: ed }\nwindows: { class: "^ed$" }\n';
+  const SKILL = `kind: skill
+id: ed.export
+app: ed
+description: export a report
+intents: [export]
+args: { path: { type: path } }
+permissions:
+  - { capability: input.keyboard, effect: allow }
+  - { capability: file.write, effect: confirm, constraints: { paths: ['/srv/reports'] } }
+graph:
+  start: a
+  nodes:
+    a: { action: type_text, text: '\${path}' }
+`;
+  async function setup() {
+    const d = tmp();
+    writeFileSync(join(d, 'app.yaml'), APP);
+    writeFileSync(join(d, 'export.yaml'), SKILL);
+    const { library } = await loadLibrary({ builtinDir: d });
+    expect(library.skills.has('ed.export')).toBe(true);
+    return { library, store: openStore({ file: join(d, 'skilldesk.db') }) };
+  }
+
+  it('grants within a confirm entry, refuses wider or needless grants, and the mediator then allows without asking', async () => {
+    const { library, store } = await setup();
+    const c = capture();
+    expect(permissionsGrant(store.db, library, 'ed.export', 'file.write', { path: ['/srv/reports/q3'], expires: '7d' }, c.io, 1_000)).toBe(0);
+    expect(c.out[0]).toMatch(/Granted #1: ed\.export may file\.write \{"paths":\["\/srv\/reports\/q3"\]\}/);
+    expect(() => permissionsGrant(store.db, library, 'ed.export', 'file.write', { path: ['/etc'] }, c.io)).toThrow(/reach beyond every confirm entry/);
+    expect(() => permissionsGrant(store.db, library, 'ed.export', 'input.keyboard', {}, c.io)).toThrow(/no confirm entry for input\.keyboard/);
+    expect(() => permissionsGrant(store.db, library, 'ed.export', 'web.post', {}, c.io)).toThrow(/no confirm entry for web\.post/);
+
+    const asked: string[] = [];
+    const { session } = createPolicyMediator({
+      library, db: store.db, prompter: { ask: async (p) => { asked.push(p.capability); return { answer: 'deny', by: 'user' }; } },
+      env: { folders: {}, pathStyle: 'posix', utcOffsetMinutes: 0 }, now: () => 2_000,
+    });
+    const r = (path: string) => session.decide({ skill: 'ed.export', capability: 'file.write', target: { kind: 'path', path }, args: { path }, time: 2_000 });
+    expect(r('/srv/reports/q3/sales.csv')).toMatchObject({ effect: 'allow', source: 'grant:p1' });
+    expect(r('/srv/reports/q4.csv').effect).toBe('confirm');
+
+    expect(permissionsRevoke(store.db, '1', c.io)).toBe(0);
+    expect(permissionsRevoke(store.db, '9', c.io)).toBe(1);
+    const list = capture();
+    permissionsGrants(store.db, { all: true, json: true }, list.io);
+    expect(JSON.parse(list.out[0]!)[0]).toMatchObject({ id: 1, state: 'revoked', expiresAt: 1_000 + 7 * 86_400_000 });
     store.close();
   });
 });
