@@ -38,6 +38,11 @@ export const InterfaceDocSchema = z.object({
   kind: z.literal('interface'),
   id: z.string().regex(/^[A-Z][A-Za-z0-9]*$/, 'interface ids are PascalCase, e.g. `TextEditor`'),
   description: z.string().min(1),
+  /**
+   * Every app implements it implicitly (no `implements:` needed): its methods are composites of
+   * primitives that act on the app's focused window, e.g. the agent's basic primitives. @default false
+   */
+  universal: z.boolean().optional(),
   methods: z.record(z.string().regex(METHOD, 'method names are snake_case'), MethodSchema),
 }).strict();
 export type InterfaceDoc = z.infer<typeof InterfaceDocSchema>;

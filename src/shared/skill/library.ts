@@ -109,7 +109,7 @@ export class SkillLibrary {
     const impl = [...this.skills.values()].find((s) => s.app === app && s.implements === ref);
     if (impl) return impl;
     if (direct?.kind === 'composite') {
-      if (!this.apps.get(app)?.implements.includes(head)) {
+      if (!this.appImplements(app, head)) {
         throw new SkillDeskError('dispatch.not_implemented', `App \`${app}\` does not implement \`${head}\`; apps that do: ${this.implementers(head).join(', ') || 'none'}`);
       }
       return direct;
@@ -120,9 +120,14 @@ export class SkillLibrary {
     );
   }
 
-  /** Apps declaring that they implement `interfaceId`. */
+  /** Apps declaring that they implement `interfaceId` (every app, for a universal interface). */
   implementers(interfaceId: string): string[] {
-    return [...this.apps.values()].filter((a) => a.implements.includes(interfaceId)).map((a) => a.id);
+    return [...this.apps.values()].filter((a) => this.appImplements(a.id, interfaceId)).map((a) => a.id);
+  }
+
+  /** Whether `app` implements `interfaceId`, by declaration or because the interface is universal. */
+  appImplements(app: string, interfaceId: string): boolean {
+    return Boolean(this.apps.get(app)?.implements.includes(interfaceId) || (this.apps.has(app) && this.interfaces.get(interfaceId)?.universal));
   }
 
   /** Concrete skills implementing `Interface.method`. */
@@ -133,7 +138,7 @@ export class SkillLibrary {
   /** Skills filtered by app and/or domain interface. */
   list(filter: { app?: string; domain?: string } = {}): Skill[] {
     return [...this.skills.values()]
-      .filter((s) => !filter.app || s.app === filter.app || (s.kind === 'composite' && this.apps.get(filter.app)?.implements.includes(splitRef(s.id).head)))
+      .filter((s) => !filter.app || s.app === filter.app || (s.kind === 'composite' && this.appImplements(filter.app!, splitRef(s.id).head)))
       .filter((s) => !filter.domain || s.implements?.startsWith(`${filter.domain}.`))
       .sort((a, b) => a.id.localeCompare(b.id));
   }

@@ -16,7 +16,7 @@ export interface LlmPlannerOptions {
   candidates?: number;
   /** Re-asks after a malformed, unknown or out-of-domain answer, per stage. @default 2 */
   maxReasks?: number;
-  /** The interface whose composites are the basic primitives. @default 'Desktop' */
+  /** The (universal) interface whose composites are the basic primitives. @default 'Desktop' */
   primitivesInterface?: string;
   platform: Platform;
   meter?: UsageMeter;
@@ -38,7 +38,10 @@ export class LlmPlanner implements Planner {
     const iface = library.interfaces.get(this.o.primitivesInterface);
     this.primitives = iface
       ? Object.entries(iface.methods).filter(([name]) => library.skills.has(`${iface.id}.${name}`))
-        .map(([name, m]) => ({ ref: `${iface.id}.${name}`, kind: 'method' as const, description: m.description, intents: m.intents, args: m.args, apps: [] }))
+        .map(([name, m]) => ({
+          ref: `${iface.id}.${name}`, kind: 'method' as const, description: m.description, intents: m.intents, args: m.args,
+          apps: library.implementers(iface.id).filter((a) => library.apps.get(a)?.platforms.includes(options.platform)),
+        }))
       : [];
   }
 

@@ -59,7 +59,7 @@ function renderArgs(args: ArgSpecs): string {
 
 /** A candidate as the re-ranker sees it. */
 export function renderCandidate(c: SkillCard, primitive: boolean): string {
-  return `- ${c.ref}${primitive ? ' [basic primitive, acts on the focused window]' : ` (apps: ${c.apps.join(', ')})`}: ${c.description} Intents: ${c.intents.map((i) => `"${i}"`).join(', ')}. Args: ${renderArgs(c.args)}.`;
+  return `- ${c.ref}${primitive ? ' [basic primitive, acts on the focused window of the app]' : ` (apps: ${c.apps.join(', ')})`}: ${c.description} Intents: ${c.intents.map((i) => `"${i}"`).join(', ')}. Args: ${renderArgs(c.args)}.`;
 }
 
 export function pickMessages(goal: string, plan: PlanStep, history: readonly MemoryEntry[], skills: readonly SkillCard[], primitives: readonly SkillCard[]) {

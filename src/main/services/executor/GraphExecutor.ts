@@ -108,7 +108,7 @@ export class GraphExecutor {
     if (!dryRun) {
       const active = await desktop.windows.active();
       const owner = active && appOwningWindow(library, active, desktop.platform);
-      if (owner && library.apps.get(owner)?.implements.includes(head)) return owner;
+      if (owner && library.appImplements(owner, head)) return owner;
     }
     return defaultApps?.[head];
   }

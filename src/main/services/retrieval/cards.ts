@@ -21,6 +21,8 @@ export function skillCards(library: SkillLibrary, platform?: Platform): SkillCar
   const runsHere = (app: string) => !platform || Boolean(library.apps.get(app)?.platforms.includes(platform));
   const cards: SkillCard[] = [];
   for (const iface of library.interfaces.values()) {
+    // Universal interfaces hold the basic primitives: the agent adds them to every candidate list itself.
+    if (iface.universal) continue;
     for (const [name, m] of Object.entries(iface.methods)) {
       const ref = `${iface.id}.${name}`;
       const apps = m.composite

@@ -1,0 +1,34 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Core } from '../../../src/main/core/Core';
+import { createGrounder } from '../../../src/main/services/grounding';
+import { agentCore, closeApp, eventually, windowsOf } from './liveAgent';
+
+const NOTEPAD = /notepad\.exe/i;
+const grounder = createGrounder({ ocr: true });
+let core: Core;
+
+beforeAll(async () => {
+  ({ core } = await agentCore(grounder));
+});
+afterAll(async () => {
+  await closeApp(core, NOTEPAD);
+  await grounder.close();
+  core?.close();
+});
+
+describe('src/main/services/grounding (live, Wine Notepad)', () => {
+  it('OCR grounding clicks a button by its label in a real app', async () => {
+    await closeApp(core, NOTEPAD);
+    expect((await core.runSkill({ skill: 'TextEditor.new_document', app: 'wine-notepad' })).status).toBe('succeeded');
+    expect((await core.runSkill({ skill: 'TextEditor.type_text', app: 'wine-notepad', args: { text: 'unsaved text' } })).status).toBe('succeeded');
+    // Closing a modified document raises Notepad's "save the changes?" box with Yes / No / Cancel.
+    const close = await core.runSkill({ skill: 'Desktop.hotkey', args: { modifier: 'Alt', key: 'F4' } });
+    expect(close.error?.message).toBeUndefined();
+    expect(await eventually(async () => (await windowsOf(core, NOTEPAD)).length >= 2)).toBe(true);
+    const click = await core.runSkill({ skill: 'Desktop.click_text', args: { label: 'No' } });
+    expect(click.error?.message).toBeUndefined();
+    expect(click.status).toBe('succeeded');
+    // "No" discards the changes and Notepad exits: the effect of clicking the right button.
+    expect(await eventually(async () => (await windowsOf(core, NOTEPAD)).length === 0)).toBe(true);
+  });
+});
