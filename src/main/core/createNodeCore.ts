@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PermissionPrompter } from '../../shared/ports/prompter';
 import { TerminalPrompter, policyMediatorFactory } from '../services/permissions';
+import { createRecordingDesktop } from '../services/desktop/RecordingDesktop';
 import { openStore } from '../services/store';
 import { Core, type CoreOptions } from './Core';
 import { SqliteRunRepository } from './SqliteRunRepository';
@@ -40,7 +41,8 @@ export async function createNodeCore(opts: NodeCoreOptions): Promise<Core> {
   return core;
 }
 
+// A static import: the bundler leaves a relative `require()` unresolved in out/main, where
+// `../services/desktop` does not exist. The recording desktop loads nothing native.
 function createRecordingDesktopSync() {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (require('../services/desktop') as typeof import('../services/desktop')).createRecordingDesktop().desktop;
+  return createRecordingDesktop().desktop;
 }
