@@ -11,7 +11,7 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadLibrary } from '../src/main/services/library/YamlLibraryLoader';
-import { createPolicyMediator } from '../src/main/services/permissions';
+import { createPolicyMediator, MemoryAuditSink } from '../src/main/services/permissions';
 import { appendAudit, openStore, verifyAuditChain } from '../src/main/services/store';
 import {
   PermissionSession, defaultWorkspacePolicy, type PermissionRequest, type PermissionTarget,
@@ -64,9 +64,10 @@ async function main() {
       effects[d.effect] = (effects[d.effect] ?? 0) + 1;
     }
 
-    // End-to-end mediation with the SQLite audit.
-    const store = openStore({ file: join(dir, 'mediation.db') });
+    // End-to-end mediation, first with the audit in memory (the mediator's own cost), then in SQLite.
     const denyAll: PermissionPrompter = { ask: async () => ({ answer: 'deny', by: 'no_user' }) };
+    const inMemory = createPolicyMediator({ library, prompter: denyAll, audit: new MemoryAuditSink(), env }).mediator;
+    const store = openStore({ file: join(dir, 'mediation.db') });
     const { mediator } = createPolicyMediator({ library, prompter: denyAll, db: store.db, env });
     const skill = library.skills.get('wine-notepad.type_text')!;
     const request = (i: number): ActionRequest => ({
@@ -74,6 +75,13 @@ async function main() {
       primitive: { action: 'type_text', text: `line ${i}` }, args: { text: `line ${i}` }, callChain: [skill.id],
       activeWindow: { id: '1', title: 'Untitled - Notepad', className: 'notepad.exe', bounds: { x: 0, y: 0, width: 1, height: 1 } }, activeWindowIsApp: true,
     });
+    for (let i = 0; i < 200; i++) await inMemory.check(request(i));
+    const mediationMemory: number[] = [];
+    for (let i = 0; i < MEDIATIONS; i++) {
+      const t = process.hrtime.bigint();
+      await inMemory.check(request(i));
+      mediationMemory.push(Number(process.hrtime.bigint() - t));
+    }
     for (let i = 0; i < 200; i++) await mediator.check(request(i));
     const mediation: number[] = [];
     for (let i = 0; i < MEDIATIONS; i++) {
@@ -106,6 +114,7 @@ async function main() {
       benchmark: 'permissions',
       node: process.version,
       decision: { ...percentiles(samples), effects },
+      mediation_with_memory_audit: percentiles(mediationMemory),
       mediation_with_sqlite_audit: percentiles(mediation),
       audit_append: {
         rows: AUDIT_ROWS, journal_mode: audit.journalMode, total_ms: round(appendMs), rows_per_s: Math.round(AUDIT_ROWS / (appendMs / 1000)),
