@@ -91,7 +91,7 @@ Examples:
         ...(env.sessionId && { sessionId: env.sessionId }), ...(env.observe && { observe: env.observe }),
       });
       void meter;
-      if (!o.json) ctx.err(plannerConfig ? `planner: ${describeProvider(plannerConfig)}` : 'planner: offline (no model configured)');
+      if (!o.json) ctx.err(plannerConfig ? describeProvider(plannerConfig) : 'planner: offline (no model configured)');
       const controller = new AbortController();
       const onSigint = () => {
         ctx.err('stopping before the next step...');

@@ -121,7 +121,8 @@ export class Agent {
             return finish('repeated_action', `Stopped: ${action.skill} with the same arguments was about to run a ${times + 1}${times + 1 === 3 ? 'rd' : 'th'} time`);
           }
           executed.set(key, times + 1);
-          const before = await this.observe();
+          // A dry run touches no desktop, not even to look at it.
+          const before = opts.dryRun ? undefined : await this.observe();
           const t0 = this.now();
           let result: RunResult;
           try {
@@ -138,7 +139,7 @@ export class Agent {
             continue;
           }
           executorMs += this.now() - t0;
-          const after = await this.observe();
+          const after = opts.dryRun ? undefined : await this.observe();
           const run = { runId: result.runId, status: result.status, skillId: result.skillId, ...(result.app && { app: result.app }), args: result.args, ...(result.result !== undefined && { result: result.result }), ...(result.error && { error: result.error }), startedAt: result.startedAt, endedAt: result.endedAt, steps: result.steps.length };
           emit({ type: 'run_finished', step, run });
           const memory = remember(step, {
