@@ -74,6 +74,17 @@ export function deriveManifest(skill: Skill, library: SkillLibrary, opts: Derive
     }
   };
   visit(skill, [], (scope) => scope);
+  // Feasible domains computed by a command run a script too, before the skill starts.
+  for (const [name, spec] of Object.entries(skill.args)) {
+    if (spec.type !== 'choice') continue;
+    const where = `${skill.id} args.${name}`;
+    if (spec.source.kind === 'directory') add('file.read', spec.source.path, where);
+    if (spec.source.kind !== 'command') continue;
+    add('script.execute', undefined, where);
+    const r = infer(spec.source.script, spec.source.interpreter);
+    for (const c of r.capabilities) add(c.capability, describeTarget(c.target), where);
+    if (!r.ok) errors.push(`${where}: the choice command cannot be fully analysed: ${r.errors.slice(0, 2).join('; ')}`);
+  }
   const list = [...needs.values()].sort((a, b) => a.capability.localeCompare(b.capability));
   return { skill: skill.id, needs: list, errors, suggested: list.map((n) => suggestEntry(n)) };
 }

@@ -109,5 +109,21 @@ export function primitiveNeeds(
       if (spec.mustExist && isSecretPath(path)) add('secrets.read', { kind: 'path', path }, `argument \`${name}\``);
     }
   }
+  // URL arguments a step uses (typed into an address bar, passed to a launch): web.navigate on the URL.
+  if (passesPath && opts.raw) {
+    const slots = new Set(templateSlots(JSON.stringify(opts.raw)));
+    for (const [name, spec] of Object.entries(skill.args)) {
+      if (!slots.has(name) || !isUrlArg(name, spec)) continue;
+      const value = opts.args?.[name];
+      add('web.navigate', typeof value === 'string' ? { kind: 'url', url: value } : { kind: 'url', url: `\${${name}}` }, `argument \`${name}\``);
+    }
+  }
   return { needs, ...(unanalysable && { unanalysable }), ...(inference && { inference }) };
+}
+
+/** An argument that holds a URL: named so (`url`, `link`, `address`, `website`) or constrained to `http(s)://` by its pattern. */
+export function isUrlArg(name: string, spec: Skill['args'][string]): boolean {
+  if (spec.type !== 'string' && spec.type !== 'text') return false;
+  if (/(^|_)(url|uri|link|address|website|site)s?($|_)/i.test(name)) return true;
+  return spec.type === 'string' && spec.pattern !== undefined && /^\^?\(?https?/i.test(spec.pattern);
 }

@@ -225,4 +225,31 @@ describe('src/main/services/permissions/PolicyMediator', () => {
     expect(d.effect).toBe('deny');
     expect(prompter.asked[0]).toMatchObject({ capability: 'context.load', skill: { trust: 'untrusted' } });
   });
+
+  it('checks URL arguments against the manifest\'s domain allowlist', async () => {
+    const VISIT = `
+kind: skill
+id: ed.visit
+app: ed
+description: open a page
+intents: ['open \${url}']
+args: { url: { type: string } }
+permissions:
+  - { capability: input.keyboard, effect: allow }
+  - { capability: web.navigate, effect: allow, constraints: { domains: ['*.example.com'] } }
+graph:
+  start: a
+  nodes:
+    a: { action: type_text, text: '\${url}' }
+`;
+    const lib = library(APP('ed', 'ed').replace('implements: [Editor]', 'implements: []'), VISIT);
+    const fake = fakeDesktop({ windows: [win('1', 'browser - ed', 'ed', 'ed')] });
+    const { mediator } = setup(lib, new ScriptedPrompter([]));
+    const exec = new GraphExecutor({ library: lib, desktop: fake.desktop, mediator, clock: noSleep });
+    expect((await exec.run({ skill: 'ed.visit', args: { url: 'https://docs.example.com/a' } })).status).toBe('succeeded');
+    const bad = await exec.run({ skill: 'ed.visit', args: { url: 'https://evil.example.net/' } });
+    expect(bad.status).toBe('failed');
+    expect(bad.error?.message).toMatch(/web\.navigate on https:\/\/evil\.example\.net\/.*not in the allowlist/);
+    expect(fake.inputCalls().map((c) => c.text)).toEqual(['https://docs.example.com/a']);
+  });
 });

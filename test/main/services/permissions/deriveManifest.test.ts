@@ -103,4 +103,18 @@ describe('src/main/services/permissions/deriveManifest', () => {
     expect(problems).toEqual([expect.objectContaining({ file: 'doc0.yaml', path: ['methods', 'archive', 'composite', 'permissions'], severity: 'error' })]);
     expect(lib.problems).toContain(problems[0]);
   });
+
+  it('derives web.navigate for URL arguments and the script of a command-computed domain', () => {
+    const lib = library(APP.replace('implements: [Notes]', 'implements: []'), skill('visit',
+      '[{ capability: input.keyboard, effect: allow }, { capability: web.navigate, effect: allow, constraints: { domains: [example.com] } }]',
+      "    a: { action: type_text, text: '${url}' }",
+      "description: t\nintents: [t]\nargs:\n  url: { type: string }\n  profile: { type: choice, source: { kind: command, interpreter: bash, script: 'cat ~/.mozilla/firefox/profiles.ini' } }"));
+    const check = checkSkillManifest(lib.skills.get('ed.visit')!, lib);
+    expect(check.derived.needs.map((n) => [n.capability, n.scopes])).toEqual([
+      ['file.read', ['~/.mozilla/firefox/profiles.ini']], ['input.keyboard', ['ed']], ['script.execute', []], ['secrets.read', ['~/.mozilla/firefox/profiles.ini']], ['web.navigate', ['${url}']],
+    ]);
+    expect(check.errors.map((e) => e.split(' (')[0])).toEqual([
+      'under-declared: needs `file.read` on ~/.mozilla/firefox/profiles.ini', 'under-declared: needs `script.execute`', 'under-declared: needs `secrets.read` on ~/.mozilla/firefox/profiles.ini',
+    ]);
+  });
 });
