@@ -1,3 +1,4 @@
+import type { ZodType } from 'zod';
 import { checkArgs, type Platform, type SkillLibrary } from '../../../shared/skill';
 import { LlmError } from '../llm/errors';
 import type { ChatMessage, LlmClient } from '../llm/types';
@@ -115,12 +116,12 @@ export class LlmPlanner implements Planner {
     }
   }
 
-  private ask<T>(name: string, schema: import('zod').ZodType<T>, messages: ChatMessage[], stage: string, signal?: AbortSignal): Promise<T> {
+  private ask<T>(name: string, schema: ZodType<T>, messages: ChatMessage[], stage: string, signal?: AbortSignal): Promise<T> {
     return this.llm.structured({ name, schema, messages, stage, ...(signal && { signal }), ...(this.o.meter && { meter: this.o.meter }) });
   }
 
   /** A structured answer, or the problem with it when it is malformed (the caller re-asks); other failures throw. */
-  private async askOrProblem<T>(name: string, schema: import('zod').ZodType<T>, messages: ChatMessage[], stage: string, signal?: AbortSignal): Promise<{ value: T } | { problem: string; raw: string }> {
+  private async askOrProblem<T>(name: string, schema: ZodType<T>, messages: ChatMessage[], stage: string, signal?: AbortSignal): Promise<{ value: T } | { problem: string; raw: string }> {
     try {
       return { value: await this.ask(name, schema, messages, stage, signal) };
     } catch (err) {

@@ -84,9 +84,9 @@ export function splitGoal(goal: string): GoalPiece[] {
   const quoted: string[] = [];
   const masked = goal.replace(/(?<=^|[\s(])(["“'‘`])[^"“”'‘’`]*?(["”'’`])(?=$|[\s.,;!?)])/gu, (m) => {
     quoted.push(m);
-    return `\u0000${quoted.length - 1}\u0000`;
+    return `\uE000${quoted.length - 1}\uE000`;
   });
-  const unmask = (s: string) => s.replace(/\u0000(\d+)\u0000/g, (_m, i: string) => quoted[Number(i)]!);
+  const unmask = (s: string) => s.replace(/\uE000(\d+)\uE000/g, (_m, i: string) => quoted[Number(i)]!);
   const SEP = /\s*(;|,?\s+and\s+then\s+|,?\s+then\s+|,\s*then\s+|,\s*and\s+|\s+and\s+|,\s*)\s*/giu;
   const pieces: GoalPiece[] = [];
   let last = 0;

@@ -1,4 +1,5 @@
 import { dirname, join } from 'node:path';
+import type { Worker as TesseractWorker } from 'tesseract.js';
 import type { Rect } from '../../../shared/ports/desktop';
 import type { Grounder, GroundingContext, GroundingResult } from '../../../shared/ports/grounding';
 import type { Target } from '../../../shared/skill';
@@ -20,7 +21,6 @@ export function englishLangPath(): string {
   return join(dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0');
 }
 
-type TesseractWorker = import('tesseract.js').Worker;
 
 /**
  * Offline OCR grounding (tesseract.js): reads the words in the screenshot (within the target

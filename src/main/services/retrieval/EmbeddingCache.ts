@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { UsageMeter } from '../llm/UsageMeter';
 
 /** Where embedding vectors are kept between runs, keyed by model and the text's hash (the SQLite store in the app). */
 export interface EmbeddingCache {
@@ -70,6 +71,6 @@ export function cosine(a: Float32Array, b: Float32Array): number {
 }
 
 /** The embedder role's client as an `Embedder` (tokens go to `meter` when given). */
-export function llmEmbedder(client: { config: { model: string }; embed(texts: readonly string[], opts?: { signal?: AbortSignal; meter?: import('../llm').UsageMeter }): Promise<number[][]> }, meter?: import('../llm').UsageMeter): Embedder {
+export function llmEmbedder(client: { config: { model: string }; embed(texts: readonly string[], opts?: { signal?: AbortSignal; meter?: UsageMeter }): Promise<number[][]> }, meter?: UsageMeter): Embedder {
   return { model: client.config.model, embed: (texts, signal) => client.embed(texts, { ...(signal && { signal }), ...(meter && { meter }) }) };
 }

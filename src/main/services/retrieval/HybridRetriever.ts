@@ -98,7 +98,7 @@ export class HybridRetriever {
     if (!vectors || !qv) return [...hits.values()];
     const w = this.options.lexicalWeight ?? 0.5;
     const sims = this.cards.map((c, i) => ({ c, s: cosine(vectors[i]!, qv) })).sort((a, b) => b.s - a.s).slice(0, limit);
-    for (const { c, s } of sims) if (!hits.has(c.ref)) hits.set(c.ref, { card: c, score: 0, lexical: 0, queries: [q] });
+    for (const { c } of sims) if (!hits.has(c.ref)) hits.set(c.ref, { card: c, score: 0, lexical: 0, queries: [q] });
     for (const h of hits.values()) {
       const i = this.position.get(h.card.ref)!;
       h.semantic = cosine(vectors[i]!, qv);
