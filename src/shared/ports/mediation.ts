@@ -25,7 +25,8 @@ export interface ActionRequest {
 }
 
 export type MediationDecision =
-  | { effect: 'allow'; reason?: string }
+  /** `prompted`: a person was asked (a dialog took focus): re-check the focused window before input. */
+  | { effect: 'allow'; reason?: string; prompted?: boolean }
   | { effect: 'deny'; reason: string; code: string };
 
 export interface ActionMediator {

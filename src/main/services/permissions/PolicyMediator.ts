@@ -99,8 +99,9 @@ export class PolicyMediator implements ActionMediator {
       this.record({ ...base, ts: time, capability: 'script.execute', target: describeTarget({ kind: 'command', command: (p as { script?: string }).script ?? '' }), decision: 'deny', reason, policySource: 'inference' });
       return { effect: 'deny', code: 'permission.unanalysable', reason };
     }
+    const asked = { prompted: false };
     for (const need of dedupe(needs)) {
-      const outcome = await this.decideNeed(request, skill, need, time, base, signal);
+      const outcome = await this.decideNeed(request, skill, need, time, base, signal, () => { asked.prompted = true; });
       if (outcome) return outcome;
     }
     if (p.action === 'call') {
@@ -110,7 +111,7 @@ export class PolicyMediator implements ActionMediator {
         return { effect: 'deny', code: 'permission.callee_exceeds_caller', reason: problem };
       }
     }
-    return { effect: 'allow', ...(needs.length === 0 && { reason: 'no capability needed' }) };
+    return { effect: 'allow', ...(needs.length === 0 && { reason: 'no capability needed' }), ...(asked.prompted ? { prompted: true, reason: 'confirmed by the user' } : {}) };
   }
 
   /** Decides `context.load` for putting a skill's text into a model's context (for the agent). */
@@ -127,6 +128,7 @@ export class PolicyMediator implements ActionMediator {
   private async decideNeed(
     request: Pick<ActionRequest, 'args' | 'app'>, skill: Skill, need: CapabilityNeed, time: number,
     base: { sessionId: string; runId: string; skillId: string; nodeId: string; argsDigest: string | undefined }, signal?: AbortSignal,
+    onPrompt?: () => void,
   ): Promise<MediationDecision | undefined> {
     const { session } = this.opts;
     const req: PermissionRequest = {
@@ -147,6 +149,7 @@ export class PolicyMediator implements ActionMediator {
       this.record({ ...rec, decision: 'deny' });
       return { effect: 'deny', code: 'permission.denied', reason: d.fallbackMsg ? `${d.fallbackMsg} (${d.reason})` : d.reason };
     }
+    onPrompt?.();
     const answer = await this.ask(skill, need, d, rendered, signal);
     const auditAnswer: AuditRecord['answer'] = answer.by === 'user' ? answer.answer : answer.by === 'cancelled' ? 'deny' : answer.by;
     if (answer.answer === 'deny') {

@@ -152,6 +152,11 @@ describe('src/main/services/permissions/PolicyMediator', () => {
     expect(prompter.asked).toHaveLength(1);
     expect(prompter.asked[0]).toMatchObject({ capability: 'file.write', target: '/tmp/a.txt', policySource: 'manifest:ed.save#1', skill: { id: 'ed.save' } });
     expect(session.listGrants()).toEqual([expect.objectContaining({ scope: 'session', constraints: { paths: ['/tmp/a.txt'] } })]);
+    // The prompt took focus: the executor is told so it can re-check the window before typing.
+    const nameStep = { sessionId: 's', runId: 'r', skill: lib.skills.get('ed.save')!, app: 'ed', nodeId: 'name', primitive: { action: 'type_text' as const, text: '/tmp/c.txt' }, args: { path: '/tmp/c.txt' }, callChain: ['ed.save'] };
+    const answers = new ScriptedPrompter([{ answer: 'allow_once', by: 'user' }]);
+    const m2 = new PolicyMediator({ library: lib, session, prompter: answers, audit });
+    expect(await m2.check(nameStep)).toEqual({ effect: 'allow', prompted: true, reason: 'confirmed by the user' });
     const again = await exec.run({ skill: 'ed.save', args: { path: '/tmp/a.txt' } });
     expect(again.status).toBe('succeeded');
     expect(prompter.asked).toHaveLength(1);
@@ -159,7 +164,7 @@ describe('src/main/services/permissions/PolicyMediator', () => {
     expect(other.status).toBe('failed');
     expect(other.error?.code).toBe('permission.not_confirmed');
     expect(prompter.asked).toHaveLength(2);
-    expect(audit.records.filter((r) => r.decision === 'confirm').map((r) => r.answer)).toEqual(['allow_session', 'deny']);
+    expect(audit.records.filter((r) => r.decision === 'confirm').map((r) => r.answer)).toEqual(['allow_session', 'allow_once', 'deny']);
   });
 
   it('denies when nobody can answer a confirm', async () => {
