@@ -20,7 +20,7 @@ const INTERPRETERS: Record<string, ScriptLanguage> = {
   node: 'node', nodejs: 'node', pwsh: 'powershell', powershell: 'powershell', 'powershell.exe': 'powershell', 'pwsh.exe': 'powershell',
   cmd: 'cmd', 'cmd.exe': 'cmd',
 };
-const WRAPPERS = new Set(['sudo', 'doas', 'nohup', 'nice', 'ionice', 'time', 'exec', 'command', 'builtin', 'stdbuf', 'setsid', 'chronic', 'unbuffer']);
+const WRAPPERS = new Set(['sudo', 'doas', 'nohup', 'nice', 'ionice', 'time', 'exec', 'command', 'builtin', 'stdbuf', 'setsid', 'chronic', 'unbuffer', 'busybox', 'toybox', 'runuser', 'flock', 'caffeinate']);
 const READERS = new Set(['cat', 'tac', 'less', 'more', 'head', 'tail', 'base64', 'base32', 'xxd', 'od', 'hexdump', 'strings', 'md5sum', 'sha256sum', 'sha1sum', 'wc', 'sort', 'uniq', 'cut', 'awk', 'gawk', 'jq', 'yq', 'nl', 'file', 'stat', 'diff', 'cmp', 'openssl', 'type', 'get-content', 'gc', 'more.com']);
 const DELETERS = new Set(['rm', 'rmdir', 'unlink', 'shred', 'srm', 'trash', 'trash-put', 'del', 'erase', 'rd', 'remove-item', 'ri']);
 const WRITERS = new Set(['touch', 'mkdir', 'tee', 'truncate', 'chmod', 'chown', 'chgrp', 'ln', 'install', 'mkfifo']);

@@ -94,7 +94,15 @@ export function analyzeJavaScript(source: string, sink: InferenceSink): void {
     const line = n.loc?.start.line as number | undefined;
     if (n.type === 'Literal' && typeof n.value === 'string' && isSecretPath(n.value)) sink.emit('secrets.read', { kind: 'path', path: n.value }, JSON.stringify(n.value), line);
     if (n.type !== 'CallExpression' && n.type !== 'NewExpression') return;
-    const name = calleeName(n.callee) ?? '';
+    // globalThis['fe' + 'tch'](...), cp[method](...): a computed name on a global or a module cannot be judged.
+    if (n.callee.type === 'MemberExpression' && n.callee.computed && word(n.callee.property).dynamic) {
+      const obj = n.callee.object;
+      if (obj.type === 'Identifier' && (['globalThis', 'global', 'window', 'self', 'process'].includes(obj.name) || modules.has(obj.name))) {
+        return sink.fail(`calls a member of \`${obj.name}\` named at run time`, line);
+      }
+    }
+    const name = calleeName(n.callee) ?? (n.callee.type === 'MemberExpression' && n.callee.computed && !word(n.callee.property).dynamic
+      ? `${calleeName(n.callee.object) ?? '?'}.${word(n.callee.property).text}` : '');
     const args: AnyNode[] = n.arguments;
     const ev = `${name || '(expression)'}(...)`;
     const method = name.split('.').at(-1) ?? '';

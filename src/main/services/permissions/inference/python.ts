@@ -300,7 +300,20 @@ export function analyzePython(source: string, sink: InferenceSink): void {
       if (!code || code.dynamic) return sink.fail(`\`${call.name}\` runs code computed at run time`, line);
       return sink.inline(code.text, 'python', line);
     }
-    if (/^(__import__|importlib\.import_module)$/.test(resolved) && argWord(call, 0)?.dynamic !== false) return sink.fail('imports a module named at run time', line);
+    if (/^(__import__|importlib\.import_module)$/.test(resolved)) {
+      const mod = argWord(call, 0);
+      if (!mod || mod.dynamic) return sink.fail('imports a module named at run time', line);
+      if (NET_MODULES.test(mod.text)) usesNet = true;
+      return;
+    }
+    if (resolved === 'getattr') {
+      // getattr(requests, 'post')(...) is requests.post(...); a computed attribute name cannot be judged.
+      const attr = argWord(call, 1);
+      const target = call.args[0]?.length === 1 && call.args[0][0]!.t === 'name' ? call.args[0][0]!.v : undefined;
+      if (!attr || attr.dynamic) return sink.fail('calls an attribute named at run time (getattr)', line);
+      if (target) handle({ name: `${target}.${attr.text}`, line, args: call.args.slice(2), kwargs: new Map() });
+      return;
+    }
     if (/^ctypes\.(CDLL|WinDLL|cdll|windll)/.test(resolved) || resolved.startsWith('ctypes.windll') || resolved.startsWith('ctypes.cdll')) return sink.fail('calls native code through ctypes', line);
   }
 }
