@@ -1,0 +1,26 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { inferScript, type ScriptLanguage, type ScriptReader } from '../../../../src/main/services/permissions/inference';
+
+// Fragments of real syntax in every language, glued at random: the analysers must answer (or fail closed), never throw.
+const FRAGMENTS = [
+  'curl -d @', '~/.ssh/id_rsa', ' https://h.example/ ', '| sh', '$(', ')', '`', '"', "'", '\n', '; ', '&& ', '<<EOF\n', 'EOF\n', '${X:-', '}', '(', '[', '{',
+  'Invoke-WebRequest -Method Post -Body $b', '@"\n', '"@', '<#', '#>', '# c', 'iex ', 'import requests\n', 'requests.post(', 'open(', '"""', "f'{x}'",
+  'subprocess.run([', ']', 'fetch(', "{ method: 'POST' }", 'require(', "'child_process'", 'eval(', '\\', 'python3 ', 'bash -c ', 'source ', './x.sh',
+];
+const arbSource = fc.oneof(
+  fc.string({ maxLength: 200 }),
+  fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 30 }).map((a) => a.join('')),
+);
+const noFiles: ScriptReader = { read: () => undefined, resolve: (d, p) => `${d}/${p}`, dirname: (p) => p.replace(/\/[^/]*$/, '') || '/' };
+
+describe('src/main/services/permissions/inference (robustness)', () => {
+  it('never throws on arbitrary input in any language, and reports why when it cannot analyse (property)', () => {
+    const langs: ScriptLanguage[] = ['bash', 'sh', 'powershell', 'cmd', 'python', 'node'];
+    fc.assert(fc.property(arbSource, fc.constantFrom(...langs), (src, lang) => {
+      const r = inferScript(src, lang, { reader: noFiles });
+      expect(r.ok).toBe(r.errors.length === 0);
+      for (const c of r.capabilities) expect(typeof c.capability).toBe('string');
+    }), { numRuns: 1500 });
+  });
+});
