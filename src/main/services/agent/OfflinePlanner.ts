@@ -1,4 +1,4 @@
-import { checkArgs, type ArgValues, type Platform, type SkillLibrary } from '../../../shared/skill';
+import { checkArgs, type ArgValues, type Platform, type Skill, type SkillLibrary } from '../../../shared/skill';
 import type { HybridRetriever } from '../retrieval/HybridRetriever';
 import type { SkillCard } from '../retrieval/cards';
 import { appAliases, launchClause, stripAppMention } from './appMentions';
@@ -132,12 +132,16 @@ export class OfflinePlanner implements Planner {
     return cands.sort((a, b) => b.score - a.score || b.literal - a.literal)[0];
   }
 
-  /** The skill that starts `app`: a no-argument implementation whose graph launches it. */
+  /**
+   * The skill that starts `app`: the app's own no-argument skill whose graph launches it (an
+   * editor's new_document), else a universal one (Desktop.open_app).
+   */
   private launcherOf(app: string): string | undefined {
-    const skills = this.library.list({ app }).filter((s) => s.app === app && s.graph.nodes.some((n) => n.kind === 'action' && n.primitive.action === 'launch'));
-    const noArgs = skills.filter((s) => Object.values(s.args).every((a) => a.optional || a.default !== undefined));
-    const s = noArgs.sort((a, b) => a.graph.nodes.length - b.graph.nodes.length)[0];
-    return s ? (s.implements ?? s.id) : undefined;
+    const launches = (s: Skill) => s.graph.nodes.some((n) => n.kind === 'action' && n.primitive.action === 'launch')
+      && Object.values(s.args).every((a) => a.optional || a.default !== undefined);
+    const own = this.library.list({ app }).filter((s) => s.app === app && launches(s)).sort((a, b) => a.graph.nodes.length - b.graph.nodes.length)[0];
+    if (own) return own.implements ?? own.id;
+    return this.library.list({ app }).find((s) => s.kind === 'composite' && this.library.interfaces.get(s.id.split('.')[0]!)?.universal && launches(s))?.id;
   }
 
   /** Steps without an app inherit the previous step's app, or the only app the goal names that can run them. */
