@@ -77,7 +77,7 @@ async function waitForWindow(desktop: Desktop, match: (w: WindowInfo) => boolean
 /** Types `text` into a fresh editor window and reads it back through the clipboard. */
 async function typingSpeed(desktop: Desktop, library: SkillLibrary, app: 'mousepad' | 'wine-notepad', text: string) {
   const profile = library.apps.get(app)!;
-  execFileSync('sh', ['-c', `pkill -9 -f ${app === 'mousepad' ? 'mousepad' : 'notepad.exe'} || true`]);
+  killApp(app);
   spawn(profile.launch.command, profile.launch.args, { detached: true, stdio: 'ignore' }).unref();
   const w = await waitForWindow(desktop, (x) => windowBelongsToApp(x, profile.windows, true));
   await desktop.windows.focus(w.id);
@@ -89,8 +89,14 @@ async function typingSpeed(desktop: Desktop, library: SkillLibrary, app: 'mousep
   await desktop.input.hotkey(['Control', 'c']);
   await new Promise((r) => setTimeout(r, 300));
   const back = (await desktop.clipboard.readText()).replaceAll('\r\n', '\n');
-  execFileSync('sh', ['-c', `pkill -9 -f ${app === 'mousepad' ? 'mousepad' : 'notepad.exe'} || true`]);
+  killApp(app);
+  if (back !== text && process.env.BENCH_DEBUG) console.error(JSON.stringify({ app, back, text }));
   return { app, chars: text.length, ms: round(ms), charsPerSecond: round((text.length / ms) * 1000), exact: back === text };
+}
+
+/** `pkill -f` with a bracketed pattern, so the shell running it does not match itself. */
+function killApp(app: 'mousepad' | 'wine-notepad'): void {
+  execFileSync('sh', ['-c', `pkill -9 -f '${app === 'mousepad' ? '[m]ousepad' : '[n]otepad.exe'}' || true`]);
 }
 
 function round(n: number): number {
@@ -101,7 +107,7 @@ async function main() {
   if (!process.env.DISPLAY) throw new Error('DISPLAY is not set: eval "$(bash scripts/test-desktop.sh start)" first');
   const library = await syntheticLibrary();
   const desktop = await createDesktop();
-  execFileSync('sh', ['-c', 'pkill -9 mousepad || true']);
+  killApp('mousepad');
   spawn('mousepad', [], { detached: true, stdio: 'ignore' }).unref();
   await waitForWindow(desktop, (w) => windowBelongsToApp(w, library.apps.get('mousepad')!.windows, true));
   const live = await overhead(library, desktop, false);
