@@ -49,6 +49,9 @@ export function analyzeBash(source: string, sink: InferenceSink, variant: 'bash'
             text += '\u0000';
             dynamic = true;
           }
+        } else if (t === 'CmdSubst' && isOwnDirname(part)) {
+          // `$(dirname "$0")`, `$(dirname "${BASH_SOURCE[0]}")`: the folder of this script.
+          text += sink.dir;
         } else {
           text += '\u0000';
           dynamic = true;
@@ -115,4 +118,24 @@ export function analyzeBash(source: string, sink: InferenceSink, variant: 'bash'
     const value = a.Value ? wordOf(a.Value as ShNode) : { text: '', dynamic: false };
     vars.set(name, value);
   }
+}
+
+/** Whether a command substitution is `dirname` of the script's own path (`$0` or `BASH_SOURCE`). */
+function isOwnDirname(subst: ShNode): boolean {
+  const stmts = (subst.Stmts as ShNode[] | undefined) ?? [];
+  const call = stmts.length === 1 ? (stmts[0]!.Cmd as ShNode | null) : null;
+  if (!call || syntax.NodeType(call) !== 'CallExpr') return false;
+  const args = call.Args as ShNode[];
+  if (args.length !== 2 || (args[0]!.Lit as () => string)() !== 'dirname') return false;
+  const params: string[] = [];
+  const collect = (parts: ShNode[]) => {
+    for (const p of parts) {
+      const t = syntax.NodeType(p);
+      if (t === 'DblQuoted') collect(p.Parts as ShNode[]);
+      else if (t === 'ParamExp') params.push(String((p.Param as ShNode | null)?.Value ?? ''));
+      else params.push('\u0000');
+    }
+  };
+  collect(args[1]!.Parts as ShNode[]);
+  return params.length === 1 && (params[0] === '0' || params[0] === 'BASH_SOURCE');
 }

@@ -123,7 +123,7 @@ const NET_FETCH = /\.(DownloadString|DownloadFile|DownloadData|GetAsync|GetStrin
 export function analyzePowerShell(source: string, sink: InferenceSink): void {
   const { tokens, error } = tokenizePowerShell(source);
   if (error) return sink.fail(`cannot tokenize as PowerShell: ${error}`);
-  const vars = new Map<string, Word>([['home', lit('~')], ['env:userprofile', lit('~')], ['env:home', lit('~')], ['profile', lit('~/Documents/PowerShell/Microsoft.PowerShell_profile.ps1')]]);
+  const vars = new Map<string, Word>([['psscriptroot', lit(sink.dir)], ['home', lit('~')], ['env:userprofile', lit('~')], ['env:home', lit('~')], ['profile', lit('~/Documents/PowerShell/Microsoft.PowerShell_profile.ps1')]]);
   const value = (tok: Tok | undefined): Word => {
     if (!tok) return DYNAMIC;
     if (tok.t === 'word') return lit(tok.v.replace(/^~/, '~'));
