@@ -46,7 +46,7 @@ export function RunScreen() {
               <label className="check"><input type="checkbox" checked={r.dryRun} onChange={(e) => r.setOptions({ dryRun: e.target.checked })} /> Dry run (touch nothing)</label>
               <label className="check"><input type="checkbox" checked={r.screenshots} onChange={(e) => r.setOptions({ screenshots: e.target.checked })} /> Screenshots</label>
             </div>
-            <button className="primary" disabled={r.starting || r.running} onClick={() => void r.start()}>{r.starting ? 'Starting…' : 'Run'}</button>
+            <button className="primary" data-action="run" disabled={r.starting || r.running} onClick={() => void r.start()}>{r.starting ? 'Starting…' : 'Run'}</button>
           </>
         )}
         {r.error && <div className="error-box" role="alert">{r.error.message}</div>}

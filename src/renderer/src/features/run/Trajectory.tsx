@@ -35,7 +35,9 @@ export function Trajectory() {
       {graphSkill && (
         <div className="node-strip" aria-label="graph nodes">
           {graphSkill.graph.nodes.map((n) => {
-            const current = run.current?.skillId === graphSkill.id && run.current.nodeId === n.id;
+            // The node of this graph that is executing (a call node stays current while its callee runs).
+            const mine = run.steps.filter((s) => s.skillId === graphSkill.id).at(-1);
+            const current = run.status === 'running' ? mine?.nodeId === n.id : run.error?.skillId === graphSkill.id && run.error.nodeId === n.id;
             const visited = run.steps.some((s) => s.skillId === graphSkill.id && s.nodeId === n.id);
             return <span key={n.id} className={`chip${current ? ' current' : ''}${visited ? ' visited' : ''}`} data-node={n.id}>{n.id}</span>;
           })}
