@@ -19,6 +19,12 @@ export default tseslint.config(
     },
   },
   {
+    // CommonJS entry scripts (bin, npm scripts) run as-is under Node.
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { ...globals.node } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['src/shared/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': ['error', {
