@@ -149,7 +149,20 @@ describe('src/renderer in host mode (Chromium, real core and store)', () => {
     expect(text).toContain('mousepad.e2e_confirm_keys');
     expect(text).toContain('input.keyboard');
     expect(text).toContain('allow_once');
+
+    // "Allow for this session" creates a grant the Permissions screen lists and can revoke.
+    await page.click('[data-screen=run]');
+    await page.click('button[data-action=run]');
+    await page.waitForSelector('.modal[role=alertdialog]', { timeout: 30_000 });
+    await page.click('.modal button:has-text("Allow for this session")');
+    await page.waitForSelector('.trajectory[data-status=succeeded]', { timeout: 30_000 });
+    await page.click('[data-screen=permissions]');
+    const grant = await page.waitForSelector('table.grants tr:has-text("mousepad.e2e_confirm_keys")');
+    expect(await grant.textContent()).toContain('input.keyboard');
+    await page.waitForSelector('table.audit tr.decision-confirm:has-text("allow_session")');
     await s.screenshot('permissions');
+    await page.click('table.grants tr:has-text("mousepad.e2e_confirm_keys") button:has-text("Revoke")');
+    await page.waitForSelector('text=No grants.');
   });
 
   it('shows the library, the composition graph and the settings without page errors', async () => {

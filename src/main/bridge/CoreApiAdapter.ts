@@ -22,6 +22,9 @@ export interface CoreApiAdapterOptions {
   sessionGrants?: { list(): GrantView[]; revoke(id: string): boolean };
 }
 
+/** How many audit rows a query scans (the filters run over them). */
+const AUDIT_SCAN_LIMIT = 200_000;
+
 /** Serves the UI's `CoreApi` from the application core, the store and the library files. */
 export class CoreApiAdapter implements CoreApi {
   private retriever?: { for: unknown; retriever: HybridRetriever };
@@ -113,11 +116,14 @@ export class CoreApiAdapter implements CoreApi {
   }
 
   async listAudit(q: z.output<typeof AuditQuery>): Promise<AuditView[]> {
-    const rows = listAudit(this.o.db, { limit: q.limit, ...(q.since !== undefined && { since: q.since }), ...(q.skill && { skill: q.skill }) });
+    // The store lists oldest first; the table shows the newest `limit` rows that match, newest first.
+    const rows = listAudit(this.o.db, { limit: AUDIT_SCAN_LIMIT, ...(q.since !== undefined && { since: q.since }), ...(q.skill && { skill: q.skill }) });
     const text = q.text?.toLowerCase();
     return rows
       .filter((r) => !q.decision || r.decision === q.decision)
       .filter((r) => !text || [r.capability, r.target, r.reason, r.skillId, r.policySource, r.answer].some((v) => v?.toLowerCase().includes(text)))
+      .slice(-q.limit)
+      .reverse()
       .map((r) => ({
         id: r.id, ts: r.ts, sessionId: r.sessionId, runId: r.runId, skillId: r.skillId, nodeId: r.nodeId, capability: r.capability,
         target: r.target, decision: r.decision, answer: r.answer, reason: r.reason, policySource: r.policySource,

@@ -26,7 +26,7 @@ describe('src/renderer/src/features/editor/editorStore', () => {
     const s = store.getState();
     expect(s.meta?.id).toBe('mousepad.save_as');
     expect(s.nodes.map((n) => n.id)).toContain('dialog');
-    expect(s.edges.some((e) => e.source === 'name' && e.target === 'replace_enter' && e.data?.weight === 2)).toBe(true);
+    expect(s.edges.some((e) => e.source === 'name' && e.data?.when !== undefined && e.data.weight === 2)).toBe(true);
     expect(s.problems).toEqual([]);
     expect(s.readOnly).toBe(false);
     expect(s.nodes.find((n) => n.id === 'focus')?.data.isStart).toBe(true);

@@ -1,0 +1,99 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CoreApiAdapter } from '../../../src/main/bridge/CoreApiAdapter';
+import type { Core } from '../../../src/main/core/Core';
+import { createNodeCore } from '../../../src/main/core/createNodeCore';
+import { appendAudit, getSetting } from '../../../src/main/services/store';
+import type { RunEventView } from '../../../src/shared/ipc';
+
+describe('src/main/bridge/CoreApiAdapter', () => {
+  let dataDir: string;
+  let core: Core;
+  let api: CoreApiAdapter;
+
+  beforeEach(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'skilldesk-adapter-'));
+    core = await createNodeCore({ dataDir, interactive: false });
+    api = new CoreApiAdapter({ core, db: core.db!, version: '9.9.9' });
+  });
+  afterEach(() => {
+    core.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('runs a skill dry and streams its events', async () => {
+    const events: RunEventView[] = [];
+    const r = await api.runSkill({
+      skill: 'TextEditor.save_as', app: 'notepad', args: { path: 'C:\\Users\\me\\a.txt' }, dryRun: true, screenshotEveryStep: false,
+      signal: new AbortController().signal, onEvent: (e) => events.push(e),
+    });
+    expect(r.status).toBe('succeeded');
+    expect(events[0]).toMatchObject({ type: 'run_started', skillId: 'notepad.save_as' });
+    expect(events.at(-1)).toMatchObject({ type: 'run_finished' });
+    expect((await api.listRuns({ limit: 5 })).map((x) => x.id)).toContain(r.runId);
+    expect((await api.getRun(r.runId))?.steps.length).toBe(r.steps.length);
+  });
+
+  it('lists the audit newest first, filtered by decision and text, within the limit', async () => {
+    const base = { sessionId: 's', reason: 'r', policySource: 'manifest:x#0' };
+    appendAudit(core.db!, { ...base, ts: 1000, capability: 'file.write', target: '/tmp/a', decision: 'allow' });
+    appendAudit(core.db!, { ...base, ts: 2000, capability: 'input.keyboard', target: 'app:mousepad', decision: 'confirm', answer: 'allow_once' });
+    appendAudit(core.db!, { ...base, ts: 3000, capability: 'file.write', target: '/etc/passwd', decision: 'deny' });
+    appendAudit(core.db!, { ...base, ts: 4000, capability: 'file.write', target: '/tmp/b', decision: 'allow' });
+    expect((await api.listAudit({ limit: 10 })).map((r) => r.ts)).toEqual([4000, 3000, 2000, 1000]);
+    expect((await api.listAudit({ limit: 2 })).map((r) => r.ts)).toEqual([4000, 3000]);
+    expect((await api.listAudit({ limit: 10, decision: 'allow' })).map((r) => r.target)).toEqual(['/tmp/b', '/tmp/a']);
+    expect((await api.listAudit({ limit: 10, text: 'MOUSEPAD' })).map((r) => r.answer)).toEqual(['allow_once']);
+  });
+
+  it('serves screenshots only from the data folder', async () => {
+    const shots = join(dataDir, 'screenshots');
+    mkdirSync(shots, { recursive: true });
+    writeFileSync(join(shots, 'a.png'), Buffer.from([137, 80, 78, 71]));
+    writeFileSync(join(dataDir, 'secret.png'), 'x');
+    expect(Array.from(await api.readScreenshot(join(shots, 'a.png')))).toEqual([137, 80, 78, 71]);
+    await expect(api.readScreenshot(join(dataDir, 'secret.png'))).rejects.toMatchObject({ code: 'runs.screenshot_refused' });
+    await expect(api.readScreenshot(join(shots, '..', 'secret.png'))).rejects.toMatchObject({ code: 'runs.screenshot_refused' });
+    await expect(api.readScreenshot('/etc/passwd')).rejects.toMatchObject({ code: 'runs.screenshot_refused' });
+  });
+
+  it('writes nothing when a saved skill is invalid, and reloads the library when it is valid', async () => {
+    const skill = await api.getSkill('mousepad.select_all');
+    const doc = { kind: 'skill', id: skill.id, app: 'mousepad', implements: skill.implements, permissions: skill.permissions, graph: { start: 'nowhere', nodes: { a: { terminal: 'success' } } } };
+    await expect(api.saveUserSkill(doc)).rejects.toMatchObject({ code: 'skills.invalid', problems: [expect.objectContaining({ message: expect.stringContaining('nowhere') })] });
+    expect(existsSync(join(dataDir, 'skills'))).toBe(false);
+    const saved = await api.saveUserSkill({ ...doc, graph: { start: 'a', nodes: { a: { terminal: 'success' } } } });
+    expect(saved.path).toBe(join(dataDir, 'skills', 'mousepad.select_all.yaml'));
+    expect(saved.skill).toMatchObject({ origin: 'user', primitives: 0 });
+    expect((await api.getSkill('mousepad.select_all')).origin).toBe('user');
+    expect(readdirSync(join(dataDir, 'skills'))).toEqual(['mousepad.select_all.yaml']);
+  });
+
+  it('keeps API keys write-only and stored keys when the form leaves the key empty', async () => {
+    await api.saveSettings({ providers: { planner: { preset: 'ollama', model: 'qwen2.5:7b', apiKey: 'sk-secret' } }, defaultApps: { TextEditor: 'mousepad' } });
+    const view = await api.getSettings();
+    expect(view.providers.planner).toEqual({ preset: 'ollama', model: 'qwen2.5:7b', apiKeySet: true });
+    expect(JSON.stringify(view)).not.toContain('sk-secret');
+    expect(view.defaultApps).toEqual({ TextEditor: 'mousepad' });
+    expect(view.domains.find((d) => d.id === 'TextEditor')?.apps).toContain('wine-notepad');
+    await api.saveSettings({ providers: { planner: { preset: 'ollama', model: 'llama3' } } });
+    expect(getSetting<{ planner: { apiKey?: string; model: string } }>(core.db!, 'llm')?.planner).toMatchObject({ model: 'llama3', apiKey: 'sk-secret' });
+    await api.saveSettings({ providers: { planner: null } });
+    expect((await api.getSettings()).providers.planner).toBeUndefined();
+    expect((await api.testProvider('planner')).message).toMatch(/No provider is set for the planner/);
+  });
+
+  it('lists folders before files for the path picker and refuses relative paths', async () => {
+    mkdirSync(join(dataDir, 'zdir'));
+    writeFileSync(join(dataDir, 'a.txt'), '');
+    writeFileSync(join(dataDir, '.hidden'), '');
+    const listing = await api.listDirectory(dataDir, false);
+    // zdir sorts after the store's files by name, but folders come first.
+    expect(listing.entries.slice(0, 2)).toEqual([{ name: 'zdir', kind: 'directory' }, { name: 'a.txt', kind: 'file' }]);
+    expect(listing.entries.some((e) => e.name === '.hidden')).toBe(false);
+    expect(listing.parent).toBe(join(dataDir, '..'));
+    await expect(api.listDirectory('relative/dir', false)).rejects.toMatchObject({ code: 'files.not_absolute' });
+  });
+});
