@@ -5,6 +5,7 @@ import { describeValue } from '../../../shared/errors';
 import type { WindowInfo, WindowManager } from '../../../shared/ports/desktop';
 import { DesktopError } from './errors';
 import type { X11Connection } from './x11/X11Connection';
+import type { FocusTarget } from './x11/XTestKeyboard';
 
 const UTF8_STRING = 'UTF8_STRING';
 const VIEWABLE = 2;
@@ -45,10 +46,12 @@ export class X11WindowManager implements WindowManager {
     return wid ? this.describe(wid).catch(() => undefined) : undefined;
   }
 
-  /** The WM_CLASS (`instance.class`) of the focused window, for typing pace decisions. */
-  async activeClass(): Promise<string | undefined> {
+  /** The focused window's X id and WM_CLASS (`instance.class`), for the keyboard's pace and idle checks. */
+  async focusTarget(): Promise<FocusTarget | undefined> {
     const wid = await this.activeId();
-    return wid ? this.windowClass(wid) : undefined;
+    if (!wid) return undefined;
+    const className = await this.windowClass(wid).catch(() => undefined);
+    return { wid, ...(className && { className }) };
   }
 
   async focus(id: string): Promise<void> {

@@ -3,6 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clipboard } from '../../../shared/ports/desktop';
 import { DesktopError } from './errors';
 
+const XCLIP_TIMEOUT_MS = 5000;
+
 /** Options of XclipClipboard. */
 export interface XclipClipboardOptions {
   /** @default process.env.DISPLAY */
@@ -52,6 +54,15 @@ export class XclipClipboard implements Clipboard {
     return new Promise((resolve, reject) => {
       // For -i, stdout/stderr must not be pipes: the forked owner would hold them open forever.
       const child = spawn('xclip', args, { env: this.env, stdio: [input ? 'pipe' : 'ignore', input ? 'ignore' : 'pipe', input ? 'ignore' : 'pipe'] });
+      // A clipboard owner that never answers (a hung app) would block `xclip -o` forever.
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new DesktopError('clipboard.timeout', `xclip did not finish within ${XCLIP_TIMEOUT_MS} ms; the app owning the clipboard may be hung`));
+      }, XCLIP_TIMEOUT_MS);
+      child.on('close', () => clearTimeout(timer));
+      child.on('exit', () => {
+        if (input) clearTimeout(timer);
+      });
       const out: Buffer[] = [];
       const err: Buffer[] = [];
       child.stdout?.on('data', (b: Buffer) => out.push(b));

@@ -24,7 +24,7 @@ export interface CreateDesktopOptions {
    * @default process.env.DISPLAY
    */
   display?: string;
-  /** Typing pace per focused window class (X11). @default Wine windows 16 ms/char, others 2 ms/char */
+  /** Typing pace per focused window class (X11). @default WINE_PACE for Wine windows, NATIVE_PACE for others */
   paceFor?: (windowClass: string | undefined) => TypingPace;
   /** Environment added to launched apps and scripts (e.g. WINEPREFIX). */
   env?: Record<string, string>;
@@ -55,7 +55,7 @@ async function createX11Desktop(options: CreateDesktopOptions): Promise<LiveDesk
   try {
     await x.xtest();
     const windows = new X11WindowManager(x);
-    const keyboard = new XTestKeyboard(x, { focusedWindowClass: () => windows.activeClass(), ...(options.paceFor && { paceFor: options.paceFor }) });
+    const keyboard = new XTestKeyboard(x, { focusTarget: () => windows.focusTarget(), ...(options.paceFor && { paceFor: options.paceFor }) });
     const [nut, { XclipClipboard }] = await Promise.all([loadNut(), import('./XclipClipboard')]);
     const env = { DISPLAY: x.display, ...options.env };
     return { ...(await commonParts(nut, keyboard, env)), platform: 'linux', windows, clipboard: new XclipClipboard({ display: x.display }), close: () => x.close() };

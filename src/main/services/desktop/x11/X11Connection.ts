@@ -6,7 +6,8 @@ import { DesktopError } from '../errors';
  * slice we call is declared here.
  */
 
-type Cb<T> = (err: Error | null | undefined, value: T) => void;
+/** Returning true tells the client the error was handled (it would also emit it otherwise). */
+type Cb<T> = (err: Error | null | undefined, value: T) => boolean | void;
 
 interface RawProperty {
   type: number;
@@ -31,6 +32,10 @@ interface RawClient {
   GetModifierMapping(cb: Cb<number[][]>): void;
   SendClientMessage(destination: number, wid: number, type: number, format: 8 | 16 | 32, data: number[], eventMask?: number): void;
   require(ext: 'xtest', cb: Cb<RawXTest>): void;
+  require(ext: 'damage', cb: Cb<RawDamage>): void;
+  AllocID(): number;
+  on(event: 'event', listener: (ev: { name?: string; damage?: number }) => void): void;
+  removeListener(event: 'event', listener: (ev: { name?: string; damage?: number }) => void): void;
   sync(): Promise<void>;
   close(cb?: (err?: Error) => void): void;
   on(event: 'error', listener: (err: Error) => void): void;
@@ -44,6 +49,13 @@ interface RawXTest {
   ButtonRelease: number;
   MotionNotify: number;
   FakeInput(type: number, detail: number, time: number, wid: number, x: number, y: number): void;
+}
+
+interface RawDamage {
+  ReportLevel: { NonEmpty: number };
+  Create(damage: number, drawable: number, level: number): void;
+  Destroy(damage: number): void;
+  Subtract(damage: number, repair: number, parts: number): void;
 }
 
 interface RawDisplay {
@@ -64,6 +76,12 @@ export interface X11Property {
   data: Buffer;
 }
 
+/** When a window last drew, per XDAMAGE. */
+export interface DrawingWatch {
+  lastDrawAt: number;
+  dispose(): void;
+}
+
 /** Types of ANY property (`AnyPropertyType`). */
 export const ANY_TYPE = 0;
 
@@ -71,6 +89,7 @@ export const ANY_TYPE = 0;
 export class X11Connection {
   private readonly atoms = new Map<string, number>();
   private xtestPromise?: Promise<RawXTest>;
+  private damagePromise?: Promise<RawDamage | undefined>;
   /** Asynchronous errors (requests without replies); surfaced by `sync()`. */
   private lastError: Error | undefined;
   private closed = false;
@@ -115,7 +134,11 @@ export class X11Connection {
   private call<T>(what: string, fn: (cb: Cb<T>) => void): Promise<T> {
     if (this.closed) return Promise.reject(new DesktopError('desktop.x11_closed', `The connection to \`${this.display}\` is closed`));
     return new Promise<T>((resolve, reject) => {
-      fn((err, value) => (err ? reject(new DesktopError('desktop.x11_request', `X11 ${what} failed: ${err.message}`)) : resolve(value)));
+      fn((err, value) => {
+        if (err) reject(new DesktopError('desktop.x11_request', `X11 ${what} failed: ${err.message}`));
+        else resolve(value);
+        return true;
+      });
     });
   }
 
@@ -186,12 +209,47 @@ export class X11Connection {
     return this.xtestPromise;
   }
 
-  /** Round trip: every request sent so far has been processed; rejects with any asynchronous error they caused. */
+  /**
+   * Watches a window for drawing (XDAMAGE): `lastDrawAt` is when it last changed on screen.
+   * Undefined when the server lacks the extension.
+   */
+  async watchDrawing(wid: number): Promise<DrawingWatch | undefined> {
+    this.damagePromise ??= this.call<RawDamage>('require(DAMAGE)', (cb) => this.raw.require('damage', cb)).catch(() => undefined);
+    const ext = await this.damagePromise;
+    if (!ext) return undefined;
+    const id = this.raw.AllocID();
+    const watch: DrawingWatch = { lastDrawAt: Date.now(), dispose: () => undefined };
+    const onEvent = (ev: { name?: string; damage?: number }) => {
+      if (ev.name !== 'DamageNotify' || ev.damage !== id) return;
+      watch.lastDrawAt = Date.now();
+      // NonEmpty reports once until the damage is cleared: clear it to hear of the next change.
+      ext.Subtract(id, 0, 0);
+    };
+    this.raw.on('event', onEvent);
+    ext.Create(id, wid, ext.ReportLevel.NonEmpty);
+    await this.sync();
+    watch.dispose = () => {
+      this.raw.removeListener('event', onEvent);
+      if (!this.closed) ext.Destroy(id);
+    };
+    return watch;
+  }
+
+  /**
+   * Round trip: every request sent so far has been processed. Errors of requests without a reply
+   * (a message to a window that just closed) are dropped; use `syncChecked` where they matter.
+   */
   async sync(): Promise<void> {
+    await this.raw.sync();
+    this.lastError = undefined;
+  }
+
+  /** Like `sync`, but rejects with the first error any request caused since the last sync. */
+  async syncChecked(what: string): Promise<void> {
     await this.raw.sync();
     const err = this.lastError;
     this.lastError = undefined;
-    if (err) throw new DesktopError('desktop.x11_request', `X11 request failed: ${err.message}`);
+    if (err) throw new DesktopError('desktop.x11_request', `X11 ${what} failed: ${err.message}`);
   }
 
   async close(): Promise<void> {

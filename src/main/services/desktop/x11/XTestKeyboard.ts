@@ -1,33 +1,42 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { KeyName } from '../../../../shared/ports/desktop';
 import { describeValue } from '../../../../shared/errors';
+import type { KeyName } from '../../../../shared/ports/desktop';
 import { DesktopError } from '../errors';
 import type { Keyboard } from '../keyboard';
-import { DEFAULT_MAX_REMAPS, Keymap, keysymForKey, NO_SYMBOL, planTyping, type KeyStroke, type TypingChunk } from './X11Keymap';
-import type { X11Connection } from './X11Connection';
+import { DEFAULT_MAX_REMAPS, Keymap, keysymForKey, NO_SYMBOL, planTyping, type KeyStroke, type Remap, type TypingChunk } from './X11Keymap';
+import type { DrawingWatch, X11Connection } from './X11Connection';
 
-/** How fast to type into one kind of window. */
+/** How to type into one kind of window. */
 export interface TypingPace {
   /** Pause after each character. */
   charDelayMs: number;
   /**
-   * How long a temporary keycode mapping stays after its last key before it is restored.
-   * Clients look keys up in the mapping lazily; restoring it before they have handled the
-   * key makes them see the old (empty) mapping and drop or change the character.
+   * Before a borrowed keycode is given back (and before `typeText` returns, when `waitIdle`),
+   * the window must have drawn nothing for this long: the app has then handled every key.
+   * Clients look keys up in the mapping lazily; restoring it while they still have keys queued
+   * makes those characters come out wrong or not at all.
    */
-  remapSettleMs: number;
+  idleMs: number;
+  /** Whether `typeText` returns only once the window is idle (the app keeps a backlog of keys). */
+  waitIdle: boolean;
 }
 
 /** GTK, Qt and most X clients keep up with fast input. */
-export const NATIVE_PACE: TypingPace = { charDelayMs: 2, remapSettleMs: 250 };
+export const NATIVE_PACE: TypingPace = { charDelayMs: 2, idleMs: 150, waitIdle: false };
 
 /**
- * Wine turns a key into a character only when the program's message loop reaches it, through
- * the keymap current at that moment; on Xvfb Notepad handles about 60 keys per second.
- * Typing faster builds a backlog, and a backlog outlives a temporary remap (the characters
- * come out wrong). Keeping pace with the program costs nothing: it cannot go faster anyway.
+ * Wine turns a key into a character only when the program's message loop reaches it, with the
+ * keymap of that moment; on Xvfb Notepad handles about 40-60 keys per second, fewer on long
+ * lines. Pacing keeps the backlog small; waiting for idle makes `typeText` return when the
+ * text has arrived, so what follows (a shortcut, a read) sees it.
  */
-export const WINE_PACE: TypingPace = { charDelayMs: 16, remapSettleMs: 400 };
+export const WINE_PACE: TypingPace = { charDelayMs: 8, idleMs: 250, waitIdle: true };
+
+/** The focused top-level window: its X id and WM_CLASS. */
+export interface FocusTarget {
+  wid: number;
+  className?: string;
+}
 
 /** Options of XTestKeyboard. */
 export interface XTestKeyboardOptions {
@@ -42,8 +51,8 @@ export interface XTestKeyboardOptions {
    * @default 7
    */
   maxRemaps?: number;
-  /** The WM_CLASS of the focused window; XTestKeyboard asks the X11WindowManager. */
-  focusedWindowClass?: () => Promise<string | undefined>;
+  /** The focused window (from X11WindowManager); without it, idle waits are plain pauses. */
+  focusTarget?: () => Promise<FocusTarget | undefined>;
 }
 
 /** The default pace: Wine's for Wine windows. */
@@ -52,13 +61,17 @@ export function defaultPace(windowClass: string | undefined): TypingPace {
 }
 
 const XTEST_CURRENT_TIME = 0;
+/** An app that keeps drawing (an animation) is declared idle after this long per key. */
+const IDLE_CAP_BASE_MS = 5000;
+const IDLE_CAP_PER_KEY_MS = 60;
+const PRIME_PAUSE_MS = 30;
 
 /**
- * Exact keyboard input on X11 through the XTEST extension: every character is turned into
- * its keysym, then into the keycode and Shift level the current layout has for it; characters
- * the layout lacks (é, ß, €...) are typed through spare keycodes remapped for the duration of
- * the call and restored afterwards. nut.js's `keyboard.type` cannot be used on X11: it looks
- * keycodes up without their level, so `A_B>C:D!` arrives as `A-B.C;D1`.
+ * Exact keyboard input on X11 through the XTEST extension: every character is turned into its
+ * keysym, then into the keycode and Shift level the current layout has for it; characters the
+ * layout lacks (é, ß, €...) are typed through spare keycodes remapped for the duration of the
+ * call and restored afterwards (what xdotool does). nut.js's `keyboard.type` cannot be used on
+ * X11: it looks keycodes up without their level, so `A_B>C:D!` arrives as `A-B.C;D1`.
  */
 export class XTestKeyboard implements Keyboard {
   private readonly maxRemaps: number;
@@ -69,11 +82,6 @@ export class XTestKeyboard implements Keyboard {
     this.paceFor = options.paceFor ?? defaultPace;
   }
 
-  private async pace(): Promise<TypingPace> {
-    const windowClass = await this.options.focusedWindowClass?.().catch(() => undefined);
-    return this.paceFor(windowClass);
-  }
-
   /** The current layout (re-read on every call: the user may switch layouts between calls). */
   async keymap(): Promise<Keymap> {
     const [rows, modifiers] = await Promise.all([this.x.keyboardMapping(), this.x.modifierMapping()]);
@@ -82,8 +90,19 @@ export class XTestKeyboard implements Keyboard {
 
   async typeText(text: string): Promise<void> {
     if (text.length === 0) return;
-    const [keymap, pace] = await Promise.all([this.keymap(), this.pace()]);
-    for (const chunk of planTyping(text, keymap, this.maxRemaps)) await this.typeChunk(chunk, keymap, pace);
+    const [keymap, target] = await Promise.all([this.keymap(), this.options.focusTarget?.().catch(() => undefined)]);
+    const pace = this.paceFor(target?.className);
+    const watch = target ? await this.x.watchDrawing(target.wid) : undefined;
+    try {
+      // A program that is still busy (starting up, drawing) loses or mistranslates keys:
+      // Wine's first characters after a launch and its first borrowed keycodes went missing.
+      if (pace.waitIdle) await this.idle(watch, pace, 0);
+      const chunks = planTyping(text, keymap, this.maxRemaps);
+      for (const chunk of chunks) await this.typeChunk(chunk, keymap, pace, watch);
+      if (pace.waitIdle && !chunks.some((c) => c.remaps.length > 0)) await this.idle(watch, pace, text.length);
+    } finally {
+      watch?.dispose();
+    }
   }
 
   async pressKey(key: KeyName): Promise<void> {
@@ -96,14 +115,13 @@ export class XTestKeyboard implements Keyboard {
     const keymap = await this.keymap();
     const shift = keymap.shiftKeycode;
     const held: number[] = [];
-    const remaps: TypingChunk['remaps'] = [];
+    const remaps: Remap[] = [];
     const spares = keymap.spareKeycodes();
     const xt = await this.x.xtest();
     try {
       for (const key of keys) {
-        const single = [...key].length === 1;
         // Ctrl+S and Ctrl+s are the same shortcut: letters use their unshifted key.
-        const keysym = keysymForKey(single ? key.toLowerCase() : key);
+        const keysym = keysymForKey([...key].length === 1 ? key.toLowerCase() : key);
         let stroke: KeyStroke | undefined = keymap.locate(keysym);
         if (!stroke) {
           const keycode = spares[remaps.length];
@@ -124,15 +142,27 @@ export class XTestKeyboard implements Keyboard {
     } finally {
       for (const keycode of held.reverse()) xt.FakeInput(xt.KeyRelease, keycode, XTEST_CURRENT_TIME, 0, 0, 0);
       await this.x.sync();
-      if (remaps.length) await this.restore(remaps, keymap, (await this.pace()).remapSettleMs);
+      if (remaps.length) {
+        await sleep(NATIVE_PACE.idleMs);
+        await this.restore(remaps, keymap);
+      }
     }
   }
 
-  private async typeChunk(chunk: TypingChunk, keymap: Keymap, pace: TypingPace): Promise<void> {
+  private async typeChunk(chunk: TypingChunk, keymap: Keymap, pace: TypingPace, watch: DrawingWatch | undefined): Promise<void> {
     const xt = await this.x.xtest();
     const shift = keymap.shiftKeycode;
     let shiftDown = false;
-    if (chunk.remaps.length) await this.applyRemaps(chunk.remaps, keymap);
+    if (chunk.remaps.length) {
+      // Observed on Wine 8: in a freshly started program whose first key event arrives after a
+      // remap, the borrowed keycodes' characters are dropped. A lone Shift tap (inert in every
+      // app) before the remap avoids it.
+      xt.FakeInput(xt.KeyPress, shift, XTEST_CURRENT_TIME, 0, 0, 0);
+      xt.FakeInput(xt.KeyRelease, shift, XTEST_CURRENT_TIME, 0, 0, 0);
+      await this.x.sync();
+      await sleep(PRIME_PAUSE_MS);
+      await this.applyRemaps(chunk.remaps, keymap);
+    }
     try {
       for (const stroke of chunk.strokes) {
         if (stroke.shift !== shiftDown) {
@@ -149,12 +179,33 @@ export class XTestKeyboard implements Keyboard {
     } finally {
       if (shiftDown) xt.FakeInput(xt.KeyRelease, shift, XTEST_CURRENT_TIME, 0, 0, 0);
       await this.x.sync();
-      if (chunk.remaps.length) await this.restore(chunk.remaps, keymap, pace.remapSettleMs);
+      if (chunk.remaps.length) {
+        await this.idle(watch, pace, chunk.strokes.length);
+        await this.restore(chunk.remaps, keymap);
+      }
     }
   }
 
-  private async applyRemaps(remaps: TypingChunk['remaps'], keymap: Keymap): Promise<void> {
+  /**
+   * Waits until the target window has drawn nothing for `pace.idleMs`: it has handled the keys.
+   * Without XDAMAGE (or a focused window), waits `idleMs` plus a generous per-key allowance.
+   */
+  private async idle(watch: DrawingWatch | undefined, pace: TypingPace, keys: number): Promise<void> {
+    const started = Date.now();
+    if (!watch) {
+      await sleep(pace.idleMs + (pace.waitIdle ? keys * 30 : 0));
+      return;
+    }
+    const cap = started + IDLE_CAP_BASE_MS + keys * IDLE_CAP_PER_KEY_MS;
+    await sleep(pace.idleMs);
+    while (Date.now() - watch.lastDrawAt < pace.idleMs && Date.now() < cap) {
+      await sleep(Math.max(10, pace.idleMs - (Date.now() - watch.lastDrawAt)));
+    }
+  }
+
+  private async applyRemaps(remaps: readonly Remap[], keymap: Keymap): Promise<void> {
     const width = Math.max(2, keymap.width);
+    await this.x.sync();
     for (const { keycode, keysym } of remaps) {
       // Both levels get the keysym, so a held Shift (or Caps Lock) cannot change what it types.
       const row = new Array<number>(width).fill(NO_SYMBOL);
@@ -162,15 +213,14 @@ export class XTestKeyboard implements Keyboard {
       row[1] = keysym;
       this.x.raw.ChangeKeyboardMapping(keycode, width, row);
     }
-    await this.x.sync();
+    await this.x.syncChecked('ChangeKeyboardMapping (borrowing a spare keycode)');
   }
 
-  private async restore(remaps: TypingChunk['remaps'], keymap: Keymap, settleMs: number): Promise<void> {
-    await sleep(settleMs);
+  private async restore(remaps: readonly Remap[], keymap: Keymap): Promise<void> {
     for (const { keycode } of remaps) {
       const row = [...keymap.rowOf(keycode)];
       this.x.raw.ChangeKeyboardMapping(keycode, row.length, row);
     }
-    await this.x.sync();
+    await this.x.syncChecked('ChangeKeyboardMapping (restoring a spare keycode)');
   }
 }
