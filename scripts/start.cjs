@@ -32,7 +32,7 @@ function ensureBuilt() {
   const fresh = outputs.every(existsSync) && (!existsSync(src) || Math.min(...outputs.map((p) => statSync(p).mtimeMs)) >= newestMtime(src));
   if (fresh) return;
   process.stderr.write('Building SkillDesk (electron-vite build)...\n');
-  const r = spawnSync(process.execPath, [require.resolve('electron-vite/bin/electron-vite.js', { paths: [root] }), 'build'], { cwd: root, stdio: 'inherit' });
+  const r = spawnSync(process.execPath, [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build', '--logLevel', 'error'], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) {
     process.stderr.write('The build failed; fix the errors above and run `npm start` again.\n');
     process.exit(r.status ?? 1);
