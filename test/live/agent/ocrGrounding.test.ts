@@ -19,16 +19,18 @@ afterAll(async () => {
 describe('src/main/services/grounding (live, Wine Notepad)', () => {
   it('OCR grounding clicks a button by its label in a real app', async () => {
     await closeApp(core, NOTEPAD);
-    expect((await core.runSkill({ skill: 'TextEditor.new_document', app: 'wine-notepad' })).status).toBe('succeeded');
-    expect((await core.runSkill({ skill: 'TextEditor.type_text', app: 'wine-notepad', args: { text: 'unsaved text' } })).status).toBe('succeeded');
+    const open = await core.runSkill({ skill: 'TextEditor.new_document', app: 'wine-notepad' });
+    expect(open.error?.message).toBeUndefined();
+    const type = await core.runSkill({ skill: 'TextEditor.type_text', app: 'wine-notepad', args: { text: 'unsaved text' } });
+    expect(type.error?.message).toBeUndefined();
     // Closing a modified document raises Notepad's "save the changes?" box with Yes / No / Cancel.
     const close = await core.runSkill({ skill: 'Desktop.hotkey', args: { modifier: 'Alt', key: 'F4' } });
     expect(close.error?.message).toBeUndefined();
-    expect(await eventually(async () => (await windowsOf(core, NOTEPAD)).length >= 2)).toBe(true);
+    expect(await eventually(async () => (await windowsOf(core, NOTEPAD)).length >= 2), 'the save-changes box appears after Alt+F4').toBe(true);
     const click = await core.runSkill({ skill: 'Desktop.click_text', args: { label: 'No' } });
     expect(click.error?.message).toBeUndefined();
     expect(click.status).toBe('succeeded');
     // "No" discards the changes and Notepad exits: the effect of clicking the right button.
-    expect(await eventually(async () => (await windowsOf(core, NOTEPAD)).length === 0)).toBe(true);
+    expect(await eventually(async () => (await windowsOf(core, NOTEPAD)).length === 0), 'Notepad exits after "No"').toBe(true);
   });
 });
