@@ -19,10 +19,12 @@ export interface TypingPace {
   idleMs: number;
   /** Whether `typeText` returns only once the window is idle (the app keeps a backlog of keys). */
   waitIdle: boolean;
+  /** Spare keycodes borrowed at once (see DEFAULT_MAX_REMAPS); fewer means more, slower, chunks. */
+  maxRemaps: number;
 }
 
 /** GTK, Qt and most X clients keep up with fast input. */
-export const NATIVE_PACE: TypingPace = { charDelayMs: 2, idleMs: 150, waitIdle: false };
+export const NATIVE_PACE: TypingPace = { charDelayMs: 2, idleMs: 150, waitIdle: false, maxRemaps: 64 };
 
 /**
  * Wine turns a key into a character only when the program's message loop reaches it, with the
@@ -30,7 +32,7 @@ export const NATIVE_PACE: TypingPace = { charDelayMs: 2, idleMs: 150, waitIdle: 
  * lines. Pacing keeps the backlog small; waiting for idle makes `typeText` return when the
  * text has arrived, so what follows (a shortcut, a read) sees it.
  */
-export const WINE_PACE: TypingPace = { charDelayMs: 8, idleMs: 250, waitIdle: true };
+export const WINE_PACE: TypingPace = { charDelayMs: 8, idleMs: 250, waitIdle: true, maxRemaps: DEFAULT_MAX_REMAPS };
 
 /** The focused top-level window: its X id and WM_CLASS. */
 export interface FocusTarget {
@@ -46,9 +48,9 @@ export interface XTestKeyboardOptions {
    */
   paceFor?: (windowClass: string | undefined) => TypingPace;
   /**
-   * Spare keycodes remapped at once; a text with more distinct off-layout characters is typed
-   * in several chunks. See DEFAULT_MAX_REMAPS for why Wine needs the low ones.
-   * @default 7
+   * Spare keycodes remapped at once, whatever the pace says; a text with more distinct
+   * off-layout characters is typed in several chunks.
+   * @default the pace's `maxRemaps`
    */
   maxRemaps?: number;
   /** The focused window (from X11WindowManager); without it, idle waits are plain pauses. */
@@ -74,11 +76,9 @@ const PRIME_PAUSE_MS = 30;
  * X11: it looks keycodes up without their level, so `A_B>C:D!` arrives as `A-B.C;D1`.
  */
 export class XTestKeyboard implements Keyboard {
-  private readonly maxRemaps: number;
   private readonly paceFor: (windowClass: string | undefined) => TypingPace;
 
   constructor(private readonly x: X11Connection, private readonly options: XTestKeyboardOptions = {}) {
-    this.maxRemaps = options.maxRemaps ?? DEFAULT_MAX_REMAPS;
     this.paceFor = options.paceFor ?? defaultPace;
   }
 
@@ -97,7 +97,7 @@ export class XTestKeyboard implements Keyboard {
       // A program that is still busy (starting up, drawing) loses or mistranslates keys:
       // Wine's first characters after a launch and its first borrowed keycodes went missing.
       if (pace.waitIdle) await this.idle(watch, pace, 0);
-      const chunks = planTyping(text, keymap, this.maxRemaps);
+      const chunks = planTyping(text, keymap, this.options.maxRemaps ?? pace.maxRemaps);
       for (const chunk of chunks) await this.typeChunk(chunk, keymap, pace, watch);
       if (pace.waitIdle && !chunks.some((c) => c.remaps.length > 0)) await this.idle(watch, pace, text.length);
     } finally {
