@@ -165,6 +165,20 @@ describe('src/renderer in host mode (Chromium, real core and store)', () => {
     await page.waitForSelector('text=No grants.');
   });
 
+  it('reaches a typed goal through the agent as one trajectory (dry run)', async () => {
+    const { page } = s;
+    await page.click('[data-screen=run]');
+    await page.check('text=Dry run (touch nothing)');
+    await page.fill('input[aria-label=goal]', "open notepad then write 'hello' and save it as /tmp/skilldesk-e2e-goal.txt");
+    await page.click('button:has-text("Do it")');
+    await page.waitForSelector('.trajectory[data-status=succeeded]', { timeout: 60_000 });
+    const notes = await page.$$eval('.trajectory .note', (xs) => xs.map((x) => x.textContent ?? ''));
+    expect(notes[0]).toMatch(/planner: offline/);
+    expect(notes.some((n) => n.includes('TextEditor.write_file on wine-notepad'))).toBe(true);
+    expect(await page.$$eval('tr.step code', (xs) => xs.map((c) => c.textContent))).toContain('wine-notepad.save_as#dialog');
+    await s.screenshot('goal');
+  });
+
   it('shows the library, the composition graph and the settings without page errors', async () => {
     const { page } = s;
     await page.click('[data-screen=library]');

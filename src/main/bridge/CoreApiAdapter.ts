@@ -8,6 +8,7 @@ import type { Core } from '../core/Core';
 import { builtinSkillsDir } from '../core/paths';
 import { HybridRetriever } from '../services/retrieval';
 import { listAudit, listGrants, revokeGrant, type StoreDb } from '../services/store';
+import { runGoal } from './GoalRunner';
 import { listDirectory } from './listDirectory';
 import { compositionView, libraryView, skillDetail } from './libraryViews';
 import { saveSettings, settingsView, testProvider } from './settingsApi';
@@ -79,6 +80,10 @@ export class CoreApiAdapter implements CoreApi {
       skill: r.skill, args: r.args, dryRun: r.dryRun, signal: r.signal, screenshotEveryStep: r.screenshotEveryStep,
       onEvent: (e) => r.onEvent(e as RunEventView), ...(r.app && { app: r.app }),
     });
+  }
+
+  async runGoal(r: Parameters<NonNullable<CoreApi['runGoal']>>[0]) {
+    return runGoal({ core: this.o.core, db: this.o.db, goal: r.goal, dryRun: r.dryRun, signal: r.signal, onEvent: r.onEvent });
   }
 
   async listRuns(filter: { limit: number; skill?: string }) {

@@ -135,6 +135,8 @@ export type RunEventView =
   | { type: 'step_started'; runId: string; seq: number; depth: number; skillId: string; nodeId: string; primitive: string; resolved: Record<string, unknown> }
   | { type: 'step_finished'; step: StepView }
   | { type: 'backtrack'; runId: string; skillId: string; fromNode: string; toNode: string; reason: string }
+  /** A remark on the run, e.g. the agent's decision before each skill of a goal. */
+  | { type: 'note'; runId: string; message: string }
   | { type: 'run_finished'; result: RunResultView };
 
 /** How the user answers a permission prompt. */

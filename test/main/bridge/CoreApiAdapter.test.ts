@@ -97,3 +97,28 @@ describe('src/main/bridge/CoreApiAdapter', () => {
     await expect(api.listDirectory('relative/dir', false)).rejects.toMatchObject({ code: 'files.not_absolute' });
   });
 });
+
+describe('src/main/bridge/GoalRunner (through the adapter)', () => {
+  it('runs a goal with the offline planner as one trajectory with the agent\'s decisions as notes', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'skilldesk-goal-'));
+    const core = await createNodeCore({ dataDir, interactive: false });
+    try {
+      const api = new CoreApiAdapter({ core, db: core.db!, version: '0' });
+      const events: RunEventView[] = [];
+      const r = await api.runGoal({ goal: "open notepad then write 'hello' and save it as /tmp/skilldesk-goal.txt", dryRun: true, signal: new AbortController().signal, onEvent: (e) => events.push(e) });
+      const runIds = new Set(events.map((e) => (e.type === 'step_finished' ? e.step.runId : e.type === 'run_finished' ? e.result.runId : e.runId)));
+      expect(runIds).toEqual(new Set([r.runId]));
+      expect(events[0]).toMatchObject({ type: 'run_started', skillId: 'agent', args: { goal: expect.stringContaining('hello') } });
+      const notes = events.flatMap((e) => (e.type === 'note' ? [e.message] : []));
+      expect(notes[0]).toMatch(/planner: offline/);
+      expect(notes.some((n) => /TextEditor\.write_file|write_file/.test(n))).toBe(true);
+      expect(r.status).toBe('succeeded');
+      const seqs = r.steps.map((s) => s.seq);
+      expect(new Set(seqs).size).toBe(seqs.length);
+      expect(r.steps.some((s) => s.skillId === 'wine-notepad.save_as' && s.depth >= 1)).toBe(true);
+    } finally {
+      core.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -22,6 +22,10 @@ export function RunScreen() {
           <input aria-label="goal" placeholder='e.g. "save the current document as /tmp/notes.txt"' value={r.goal} onChange={(e) => r.setGoal(e.target.value)} />
           <button type="submit" disabled={r.starting || !r.goal.trim()}>Do it</button>
         </form>
+        <div className="row">
+          <label className="check" title="Record what would happen with the recording driver; the desktop is not touched (permission checks still apply)"><input type="checkbox" checked={r.dryRun} onChange={(e) => r.setOptions({ dryRun: e.target.checked })} /> Dry run (touch nothing)</label>
+          <label className="check" title="Capture the screen after every step (thumbnails in the trajectory)"><input type="checkbox" checked={r.screenshots} onChange={(e) => r.setOptions({ screenshots: e.target.checked })} /> Screenshots</label>
+        </div>
         <h2>Or run a skill</h2>
         <label className="field">
           <span className="field-name">Skill</span>
@@ -42,10 +46,6 @@ export function RunScreen() {
               </label>
             )}
             <ArgForm />
-            <div className="row">
-              <label className="check"><input type="checkbox" checked={r.dryRun} onChange={(e) => r.setOptions({ dryRun: e.target.checked })} /> Dry run (touch nothing)</label>
-              <label className="check"><input type="checkbox" checked={r.screenshots} onChange={(e) => r.setOptions({ screenshots: e.target.checked })} /> Screenshots</label>
-            </div>
             <button className="primary" data-action="run" disabled={r.starting || r.running} onClick={() => void r.start()}>{r.starting ? 'Starting…' : 'Run'}</button>
           </>
         )}

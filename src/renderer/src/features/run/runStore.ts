@@ -181,6 +181,10 @@ export function createRunStore(bridge: RunBridge): StoreApi<RunState> {
             if (!run || run.runId !== e.runId) return;
             set({ run: { ...run, notes: [...run.notes, `${e.skillId}: trying ${e.toNode} after ${e.reason}`] } });
             return;
+          case 'note':
+            if (!run || run.runId !== e.runId) return;
+            set({ run: { ...run, notes: [...run.notes, e.message] } });
+            return;
           case 'run_finished': {
             const r = e.result;
             if (!run || run.runId !== r.runId) return;
