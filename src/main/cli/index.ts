@@ -6,6 +6,8 @@ import { defaultDataDir } from '../services/store';
 import { getSetting } from '../services/store';
 import type { LlmSettings } from '../services/llm';
 import { registerAgentCommands } from './commands/agent';
+import { registerAuditCommands } from './commands/audit';
+import { registerPermissionsCommands } from './commands/permissions';
 import { registerRetrieveCommand } from './commands/retrieve';
 import { registerRunCommand } from './commands/run';
 import { registerServeCommand } from './commands/serve';
@@ -51,6 +53,8 @@ export function buildProgram(output: Output = stdio, state = { exitCode: 0 }): {
   registerRunsCommands(program, ctx);
   registerRetrieveCommand(program, ctx);
   registerAgentCommands(program, ctx);
+  registerPermissionsCommands(program, ctx);
+  registerAuditCommands(program, ctx);
   registerServeCommand(program, ctx);
   return { program, ctx };
 }

@@ -5,9 +5,16 @@ import type { Desktop } from '../../shared/ports/desktop';
 import type { Grounder } from '../../shared/ports/grounding';
 import type { ActionMediator } from '../../shared/ports/mediation';
 import { GraphExecutor, type RunError, type RunJournal, type RunRequest, type RunResult, type RunStatus, type StepRecord } from '../services/executor';
-import { loadLibrary, type LoadedLibrary } from '../services/library/YamlLibraryLoader';
+import { loadLibrary, type LibrarySources, type LoadedLibrary } from '../services/library/YamlLibraryLoader';
+import { enforceManifests } from '../services/permissions';
 import type { StoreDb } from '../services/store';
 import { builtinSkillsDir } from './paths';
+
+/** Loads the library and leaves out skills whose graph needs more than their manifest declares (SkillGuard). */
+export async function loadCheckedLibrary(sources: LibrarySources): Promise<LoadedLibrary> {
+  const loaded = await loadLibrary(sources);
+  return { ...loaded, problems: [...loaded.problems, ...enforceManifests(loaded.library)] };
+}
 
 /** A recorded run with its trajectory, as read back from the store. */
 export interface RunView {
@@ -89,7 +96,7 @@ export class Core {
 
   /** The library, loaded once; `reloadLibrary` re-reads the files. */
   loadLibrary(): Promise<LoadedLibrary> {
-    this.libraryPromise ??= loadLibrary({ builtinDir: this.options.builtinSkillsDir ?? builtinSkillsDir(), userDir: this.userSkillsDir });
+    this.libraryPromise ??= loadCheckedLibrary({ builtinDir: this.options.builtinSkillsDir ?? builtinSkillsDir(), userDir: this.userSkillsDir });
     return this.libraryPromise;
   }
 

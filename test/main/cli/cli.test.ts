@@ -73,3 +73,17 @@ describe('src/main/cli', () => {
     }
   });
 });
+
+describe('src/main/cli (manifests)', () => {
+  it('rejects an under-declared skill on load and names the missing capability', async () => {
+    process.env.TEST_DATA_DIR ??= join(tmpdir(), `skilldesk-cli-${process.pid}`);
+    const dir = await mkdtemp(join(tmpdir(), 'skilldesk-underdeclared-'));
+    await cp('skills', dir, { recursive: true });
+    const file = join(dir, 'implementations/mousepad/save_as.yaml');
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, text.replace("  - { capability: file.write, effect: allow, constraints: { paths: ['${path}'] } }\n", ''));
+    const r = await cli('skills', 'validate', dir);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/implementations\/mousepad\/save_as\.yaml:\d+: error: permissions: .*file\.write/);
+  });
+});

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { formatProblem, loadLibrary } from '../../services/library/YamlLibraryLoader';
+import { loadCheckedLibrary } from '../../core/Core';
+import { formatProblem } from '../../services/library/YamlLibraryLoader';
 import type { Skill } from '../../../shared/skill';
 import { table } from '../output';
 import type { CliContext } from '../context';
@@ -61,7 +62,7 @@ export function registerSkillsCommands(program: Command, ctx: CliContext): void 
     .argument('[dir]', 'folder to validate instead of the installed library')
     .option('--json', 'print JSON')
     .action(async (dir: string | undefined, o: { json?: boolean }) => {
-      const loaded = dir ? await loadLibrary({ builtinDir: dir }) : await ctx.loadLibrary();
+      const loaded = dir ? await loadCheckedLibrary({ builtinDir: dir }) : await ctx.loadLibrary();
       const errors = loaded.problems.filter((p) => p.severity === 'error');
       if (o.json) {
         ctx.out(JSON.stringify({ ok: errors.length === 0, files: loaded.files, skills: loaded.library.skills.size, problems: loaded.problems }, null, 2));

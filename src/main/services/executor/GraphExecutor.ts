@@ -190,6 +190,11 @@ export class GraphExecutor {
       record('denied', decision.reason);
       throw new PermissionDenied(decision.code, decision.reason);
     }
+    if (decision.prompted && INPUT_ACTIONS.has(resolved.action) && frame.app && !ctx.world.dryRun) {
+      // The approval dialog took focus; give it back to the app's window before typing or clicking.
+      const win = ctx.world.currentWindow.get(frame.app.id);
+      if (win) await this.deps.desktop.windows.focus(win.id);
+    }
     if (resolved.action === 'call') {
       record('ok'); // the call itself; the callee's steps follow at depth + 1
       const value = await this.call(ctx, frame, resolved);
