@@ -1,5 +1,6 @@
 import { BrowserWindow, session } from 'electron';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 /** The policy for every page of the app (the renderer's meta tag carries the same one). */
 export const CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
@@ -47,7 +48,7 @@ export function createMainWindow(o: MainWindowOptions): BrowserWindow {
       disableBlinkFeatures: 'Auxclick',
     },
   });
-  const appUrl = new URL(`file://${o.indexHtml.replace(/\\/g, '/')}`).href;
+  const appUrl = pathToFileURL(o.indexHtml).href;
   win.webContents.on('will-navigate', (event, url) => {
     if (url !== appUrl && !url.startsWith(`${appUrl}#`)) event.preventDefault();
   });
