@@ -35,6 +35,10 @@ export default defineConfig({
     plugins: [react()],
     build: {
       outDir: 'out/renderer',
+      // Host mode serves this over HTTP: ship it minified.
+      minify: true,
+      // One bundle (React, React Flow, zod) is fine for a local app.
+      chunkSizeWarningLimit: 1000,
       rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
     },
   },
