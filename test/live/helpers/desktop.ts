@@ -38,13 +38,20 @@ export async function openDesktop(): Promise<LiveDesktop> {
   return createDesktop();
 }
 
-/** Polls `probe` until it returns a value or the time is up. */
+/** Polls `probe` until it returns a value or the time is up; a probe that throws is retried (the last error is reported). */
 export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
   const end = Date.now() + timeoutMs;
+  let lastError: unknown;
   for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    try {
+      const v = await probe();
+      if (v !== undefined) return v;
+    } catch (err) {
+      lastError = err;
+    }
+    if (Date.now() > end) {
+      throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${(lastError as Error).message})` : ''}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
 }
