@@ -94,8 +94,8 @@ export class XTestKeyboard implements Keyboard {
     const pace = this.paceFor(target?.className);
     const watch = target ? await this.x.watchDrawing(target.wid) : undefined;
     try {
-      // A program that is still busy (starting up, drawing) loses or mistranslates keys:
-      // Wine's first characters after a launch and its first borrowed keycodes went missing.
+      // Wait out a Wine program that is still busy (starting up, redrawing): keys typed into a
+      // window that has just appeared were seen to go missing.
       if (pace.waitIdle) await this.idle(watch, pace, 0);
       const chunks = planTyping(text, keymap, this.options.maxRemaps ?? pace.maxRemaps);
       for (const chunk of chunks) await this.typeChunk(chunk, keymap, pace, watch);
