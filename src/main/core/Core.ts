@@ -140,6 +140,8 @@ export class Core {
   }
 
   close(): void {
+    // The live desktop holds an X11 connection; closing it lets the process exit.
+    void this.desktopPromise?.then((d) => (d as Desktop & { close?: () => Promise<void> }).close?.()).catch(() => undefined);
     this.options.close?.();
   }
 }
