@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { loadLibrary } from '../../src/main/services/library/YamlLibraryLoader';
+import { ReplayServer } from '../fixtures/replay-server/ReplayServer';
 import { openHostSession, pidsOf, ROOT, SCREENS_DIR, type HostSession } from './helpers/hostSession';
 
 // A user skill whose manifest asks before typing: the approval prompt the third test answers.
@@ -127,6 +128,24 @@ describe('src/renderer in host mode (Chromium, real core and store)', () => {
     expect(skill.source.origin).toBe('user');
     const dialog = skill.graph.nodes.find((n) => n.id === 'dialog');
     expect(dialog?.kind === 'action' && dialog.primitive.action === 'wait_for_window' && dialog.primitive.timeoutMs).toBe(15000);
+
+    // Test run of the saved skill (dry): it runs the user's version, node by node.
+    await page.click('.side button:has-text("Test run")');
+    await page.fill('textarea[aria-label="test arguments"]', 'path: /tmp/skilldesk-e2e-test-run.txt\n');
+    await page.click('.side button.primary:has-text("Test run")');
+    // The edited copy is saved as a community skill, so its sensitive steps ask first: allow them.
+    let prompts = 0;
+    await expect.poll(async () => {
+      if (await page.$('.modal[role=alertdialog]')) {
+        prompts++;
+        if (prompts === 1) await s.screenshot('editor-test-run-prompt');
+        await page.click('.modal button:has-text("Allow once")');
+      }
+      return page.getAttribute('[data-test-status]', 'data-test-status');
+    }, { timeout: 60_000 }).toBe('succeeded');
+    expect(prompts).toBeGreaterThan(0);
+    expect(await page.$$eval('.gnode.visited', (xs) => xs.map((x) => x.getAttribute('data-node-id')))).toEqual(expect.arrayContaining(['focus', 'dialog', 'saved']));
+    await s.screenshot('editor-test-run');
   });
 
   it('asks for permission in the page, and the answer is in the audit view', async () => {
@@ -190,6 +209,25 @@ describe('src/renderer in host mode (Chromium, real core and store)', () => {
     await s.screenshot('composition');
     await page.click('[data-screen=settings]');
     await page.waitForSelector('fieldset[data-role=planner]');
+    // "Test connection" against a local OpenAI-compatible server (the replay server computes embeddings).
+    const replay = new ReplayServer();
+    const baseURL = await replay.start();
+    try {
+      const embedder = 'fieldset[data-role=embedder]';
+      await page.check(`${embedder} legend input[type=checkbox]`);
+      await page.selectOption(`${embedder} select`, 'custom');
+      await page.fill(`${embedder} input[placeholder="preset default"]`, baseURL);
+      await page.fill(`${embedder} input[placeholder^="e.g."]`, 'replay-model');
+      await page.click('button:has-text("Save settings")');
+      await page.waitForSelector('text=Saved.');
+      await page.click(`${embedder} button:has-text("Test connection")`);
+      const result = await page.waitForSelector(`${embedder} [data-test-result]`, { timeout: 30_000 });
+      expect(await result.getAttribute('data-test-result')).toBe('ok');
+      expect(await result.textContent()).toMatch(/embeddings: \d+ dimensions/);
+      expect(replay.requests.some((r) => r.path.endsWith('/embeddings'))).toBe(true);
+    } finally {
+      await replay.close();
+    }
     await s.screenshot('settings');
     expect(s.pageErrors).toEqual([]);
     expect(existsSync(join(ROOT, 'test-results', 'screens', 'settings.png'))).toBe(true);

@@ -198,7 +198,7 @@ export function createEditorStore(bridge: EditorBridge): StoreApi<EditorState> {
         const { meta, dirty } = get();
         if (!meta) return;
         if (dirty && !get().readOnly && !(await get().save())) return;
-        set({ testStatus: 'starting', runningNode: undefined });
+        set({ testStatus: 'starting', runningNode: undefined, nodes: get().nodes.map((n) => ({ ...n, data: { ...n.data, running: false, visited: false } })) });
         const r = await bridge.runStart({ skill: meta.id, args, dryRun, screenshots: false, ...(meta.app && { app: meta.app }) });
         if (!r.ok) return set({ testStatus: undefined, error: r.error });
         set({ testRunId: r.value.runId, testStatus: get().testStatus === 'starting' ? 'running' : get().testStatus });
@@ -208,7 +208,7 @@ export function createEditorStore(bridge: EditorBridge): StoreApi<EditorState> {
         if (!meta) return;
         if (e.type === 'step_started' && e.skillId === meta.id && (!testRunId || e.runId === testRunId || get().testStatus === 'starting')) {
           set({ runningNode: e.nodeId, testRunId: e.runId, testStatus: 'running' });
-          set({ nodes: get().nodes.map((n) => ({ ...n, data: { ...n.data, running: n.id === e.nodeId } })) });
+          set({ nodes: get().nodes.map((n) => ({ ...n, data: { ...n.data, running: n.id === e.nodeId, visited: n.data.visited || n.id === e.nodeId } })) });
         } else if (e.type === 'run_finished' && e.result.runId === testRunId) {
           const failedAt = e.result.error?.skillId === meta.id ? e.result.error.nodeId : undefined;
           set({ testStatus: `${e.result.status}${e.result.error ? `: ${e.result.error.message}` : ''}`, runningNode: failedAt });

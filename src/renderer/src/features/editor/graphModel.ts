@@ -11,6 +11,8 @@ export interface NodeData extends Record<string, unknown> {
   /** Problems found on this node (inline validation). */
   problems: string[];
   running: boolean;
+  /** Executed by the latest test run. */
+  visited?: boolean;
   isStart: boolean;
 }
 export interface EdgeData extends Record<string, unknown> {
