@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { loadLibrary } from '../../src/main/services/library/YamlLibraryLoader';
@@ -64,7 +64,14 @@ describe('src/renderer in host mode (Chromium, real core and store)', () => {
     // Inline validation: a relative path is refused as it is typed.
     await page.fill('#arg-path', 'notes.txt');
     await expect.poll(() => page.textContent('.field.invalid .field-error')).toContain('absolute POSIX path');
-    await page.fill('#arg-path', outFile);
+    // The path picker lists folders of the machine that runs the skills; it opens where the value points.
+    await page.fill('#arg-path', '/tmp/x');
+    await page.click('button:has-text("Browse…")');
+    await page.waitForSelector('.picker-path:has-text("/tmp")');
+    await s.screenshot('path-picker');
+    await page.fill('input[aria-label="new file name"]', basename(outFile));
+    await page.click('button:has-text("Use this name")');
+    expect(await page.inputValue('#arg-path')).toBe(outFile);
     await page.fill('#arg-text', 'Hello from the SkillDesk e2e test');
     // The UI is under test here, not the skill: a run that fails inside Wine Notepad (its Save As
     // dialog occasionally ignores the first Enter) is retried once, with the desktop captured.
