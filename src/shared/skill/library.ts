@@ -166,10 +166,16 @@ export class SkillLibrary {
     } else if (!doc.description || !doc.intents?.length) {
       return this.problem(source, [doc.description ? 'intents' : 'description'], 'an app-only skill needs `description` and `intents`', 'error');
     }
+    // Only files shipped with the app are built-in; a user's file may not claim that trust.
+    let trust = doc.trust;
+    if (source.origin === 'user' && trust === 'builtin') {
+      trust = 'community';
+      this.problem(source, ['trust'], 'a user skill cannot be `builtin`; treated as `community` (sensitive steps ask first)', 'warning');
+    }
     this.admit({
       id: doc.id, kind: doc.implements ? 'implementation' : 'app_skill', app: doc.app,
       ...(doc.implements && { implements: doc.implements }),
-      version: doc.version, trust: doc.trust,
+      version: doc.version, trust,
       description: doc.description ?? base!.description,
       intents: doc.intents ?? base!.intents,
       args: doc.args ?? base?.args ?? {},

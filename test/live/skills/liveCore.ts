@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Core } from '../../../src/main/core/Core';
@@ -19,12 +19,31 @@ export async function liveCore(): Promise<{ core: Core; dataDir: string }> {
   return { core: await createNodeCore({ dataDir, interactive: false }), dataDir };
 }
 
-/** Kills every process whose command line matches, so each test starts from a clean desktop. */
+/**
+ * Kills the processes matching `pattern` that run on this test's display, so each test starts
+ * from a clean desktop without touching apps on other displays.
+ */
 export function killApps(pattern: string): void {
+  let pids: string[] = [];
   try {
-    execFileSync('pkill', ['-9', '-f', pattern]);
+    pids = execFileSync('pgrep', ['-f', pattern], { encoding: 'utf8' }).split('\n').filter(Boolean);
   } catch {
-    // pkill exits 1 when nothing matched
+    return; // pgrep exits 1 when nothing matched
+  }
+  const display = process.env.DISPLAY;
+  for (const pid of pids) {
+    let environ = '';
+    try {
+      environ = readFileSync(`/proc/${pid}/environ`, 'latin1');
+    } catch {
+      continue; // already gone
+    }
+    if (!environ.split('\0').includes(`DISPLAY=${display}`)) continue;
+    try {
+      process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      // exited meanwhile
+    }
   }
   execFileSync('sleep', ['0.5']);
 }

@@ -47,9 +47,11 @@ describe('src/main/services/library/YamlLibraryLoader', () => {
     const text = await readFile('skills/implementations/mousepad/copy.yaml', 'utf8');
     await writeFile(join(user, 'copy.yaml'), text.replace('version: 1.0.0', '').replace('kind: skill', 'kind: skill\nversion: 2.0.0'));
     const { library, problems } = await loadLibrary({ builtinDir: 'skills', userDir: user });
-    expect(problems).toEqual([]);
     expect(library.skills.get('mousepad.copy')?.version).toBe('2.0.0');
     expect(library.skills.get('mousepad.copy')?.source.origin).toBe('user');
+    // ...but it cannot claim the trust of a shipped skill.
+    expect(library.skills.get('mousepad.copy')?.trust).toBe('community');
+    expect(problems).toEqual([expect.objectContaining({ severity: 'warning', path: ['trust'] })]);
   });
 
   it('rejects a template slot that names no argument', async () => {
