@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -129,16 +129,20 @@ describe('src/main/services/store/audit (two processes)', () => {
     const { spawn } = await import('node:child_process');
     const dataDir = temp.dir();
     temp.open({}, dataDir).close(); // create and migrate first, so the children only append
-    const startAt = String(Date.now() + 4_000);
+    const goFile = join(dataDir, 'go');
+    let ready = 0;
     const child = (label: string) => new Promise<string>((resolve, reject) => {
-      const p = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'fixtures', 'appendAuditMany.ts'), dataDir, label, '1000', startAt], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const p = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'fixtures', 'appendAuditMany.ts'), dataDir, label, '1000', goFile], { stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
-      p.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      p.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (d.toString().includes('ready') && ++ready === 2) writeFileSync(goFile, '');
+      });
       p.stderr.on('data', (d: Buffer) => (out += d.toString()));
       p.on('error', reject);
       p.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`child ${label} exited ${code}: ${out}`))));
     });
-    expect(await Promise.all([child('A'), child('B')])).toEqual(['done\n', 'done\n']);
+    expect(await Promise.all([child('A'), child('B')])).toEqual(['ready\ndone\n', 'ready\ndone\n']);
     const { db } = temp.open({}, dataDir);
     expect(verifyAuditChain(db)).toMatchObject({ ok: true, count: 2000 });
     const sessions = listAudit(db, { limit: 2000 }).map((r) => r.sessionId);
