@@ -1,3 +1,4 @@
+import type { RunError, RunStatus, StepRecord } from '../run';
 import type { Manifest, TrustTier } from '../permissions/manifest';
 import type { ArgSpecs } from '../skill/domains';
 import type { Platform } from '../skill/documents';
@@ -69,32 +70,13 @@ export interface CompositionView {
   edges: { from: string; to: string }[];
 }
 
-export type StepOutcome = 'ok' | 'failed' | 'denied' | 'skipped';
+export type { StepOutcome } from '../run';
+/** A recorded step, exactly as the executor journals it. */
+export type StepView = StepRecord;
 
-export interface StepView {
-  runId: string;
-  seq: number;
-  depth: number;
-  skillId: string;
-  app?: string;
-  nodeId: string;
-  primitive: string;
-  resolved: Record<string, unknown>;
-  startedAt: number;
-  endedAt: number;
-  outcome: StepOutcome;
-  error?: string;
-  screenshotPath?: string;
-}
+export type RunStatusView = RunStatus | 'running';
 
-export type RunStatusView = 'succeeded' | 'failed' | 'aborted' | 'running';
-
-export interface RunErrorView {
-  code: string;
-  message: string;
-  skillId?: string;
-  nodeId?: string;
-}
+export type RunErrorView = RunError;
 
 export interface RunSummary {
   id: string;

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { SkillDeskError } from '../../../shared/errors';
 import type { RunEvent, RunResult } from '../../services/executor';
+import { withSigintAbort } from '../abort';
 import type { CliContext } from '../context';
 
 /** Parses repeated `--arg k=v` (a value `@file` reads the file, `@@x` is a literal `@x`). */
@@ -76,28 +77,18 @@ Examples:
     .action(async (skill: string, o: { app?: string; arg: string[]; argsJson?: string; dryRun?: boolean; screenshots?: boolean; json?: boolean }) => {
       const args = parseArgPairs(o.arg, o.argsJson);
       const core = await ctx.core();
-      const controller = new AbortController();
-      const onSigint = () => {
-        ctx.err('stopping before the next step...');
-        controller.abort();
-      };
-      process.once('SIGINT', onSigint);
-      try {
-        const result = await core.runSkill({
-          skill, args, dryRun: o.dryRun ?? false, signal: controller.signal,
-          ...(o.app && { app: o.app }),
-          ...(o.screenshots && { screenshotEveryStep: true }),
-          onEvent: (e) => {
-            if (o.json) return;
-            const line = describeEvent(e);
-            if (line) ctx.err(line);
-          },
-        });
-        if (o.json) ctx.out(JSON.stringify(result, null, 2));
-        else ctx.out(summarizeResult(result));
-        ctx.setExitCode(result.status === 'succeeded' ? 0 : result.status === 'aborted' ? 130 : 1);
-      } finally {
-        process.off('SIGINT', onSigint);
-      }
+      const result = await withSigintAbort(ctx, (signal) => core.runSkill({
+        skill, args, dryRun: o.dryRun ?? false, signal,
+        ...(o.app && { app: o.app }),
+        ...(o.screenshots && { screenshotEveryStep: true }),
+        onEvent: (e) => {
+          if (o.json) return;
+          const line = describeEvent(e);
+          if (line) ctx.err(line);
+        },
+      }));
+      if (o.json) ctx.out(JSON.stringify(result, null, 2));
+      else ctx.out(summarizeResult(result));
+      ctx.setExitCode(result.status === 'succeeded' ? 0 : result.status === 'aborted' ? 130 : 1);
     });
 }

@@ -1,36 +1,10 @@
 import type { Desktop } from '../../../shared/ports/desktop';
 import type { Grounder } from '../../../shared/ports/grounding';
 import type { ActionMediator } from '../../../shared/ports/mediation';
+import type { RunError, RunStatus, StepRecord } from '../../../shared/run';
 import type { SkillLibrary } from '../../../shared/skill';
 
-/** Outcome of one primitive step, as recorded. */
-export type StepOutcome = 'ok' | 'failed' | 'denied' | 'skipped';
-
-export interface StepRecord {
-  runId: string;
-  seq: number;
-  depth: number;
-  skillId: string;
-  app?: string;
-  nodeId: string;
-  primitive: string;
-  /** The primitive with every template resolved. */
-  resolved: Record<string, unknown>;
-  startedAt: number;
-  endedAt: number;
-  outcome: StepOutcome;
-  error?: string;
-  screenshotPath?: string;
-}
-
-export type RunStatus = 'succeeded' | 'failed' | 'aborted';
-
-export interface RunError {
-  code: string;
-  message: string;
-  skillId?: string;
-  nodeId?: string;
-}
+export type { RunError, RunStatus, StepOutcome, StepRecord } from '../../../shared/run';
 
 export interface RunResult {
   runId: string;
