@@ -5,10 +5,18 @@ import { agentCore, closeApp, eventually, windowsOf } from './liveAgent';
 
 const NOTEPAD = /notepad\.exe/i;
 const grounder = createGrounder({ ocr: true });
+/** What the grounder answered, with the window and capture size it was given (shown when the test fails). */
+const located: unknown[] = [];
 let core: Core;
 
 beforeAll(async () => {
-  ({ core } = await agentCore(grounder));
+  ({ core } = await agentCore({
+    locate: async (target, ctx) => {
+      const r = await grounder.locate(target, ctx);
+      located.push({ r, window: ctx.window && [ctx.window.title, ctx.window.bounds], shot: [ctx.screenshot.width, ctx.screenshot.height] });
+      return r;
+    },
+  }));
 });
 afterAll(async () => {
   await closeApp(core, NOTEPAD);
@@ -31,6 +39,8 @@ describe('src/main/services/grounding (live, Wine Notepad)', () => {
     expect(click.error?.message).toBeUndefined();
     expect(click.status).toBe('succeeded');
     // "No" discards the changes and Notepad exits: the effect of clicking the right button.
-    expect(await eventually(async () => (await windowsOf(core, NOTEPAD)).length === 0), 'Notepad exits after "No"').toBe(true);
+    const gone = await eventually(async () => (await windowsOf(core, NOTEPAD).catch(() => [{}])).length === 0, 15_000);
+    const left = gone ? [] : (await windowsOf(core, NOTEPAD)).map((w) => w.title);
+    expect(left, `Notepad exits after "No" (grounding: ${JSON.stringify(located.slice(-2))})`).toEqual([]);
   });
 });

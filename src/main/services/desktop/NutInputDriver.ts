@@ -39,10 +39,21 @@ export class NutInputDriver implements InputDriver {
 
   async click(at: Point, button: MouseButton, count: 1 | 2): Promise<void> {
     const { mouse } = this.nut;
+    // Arrive with a motion event and let it land: a pointer already resting on the spot (the same
+    // button of a new dialog) sends none, and Wine then dropped the click (seen on :94 when a test repeated).
+    await mouse.setPosition(new this.nut.Point(Math.round(at.x) + 1, Math.round(at.y) + 1));
     await mouse.setPosition(new this.nut.Point(Math.round(at.x), Math.round(at.y)));
+    await sleep(30);
     const b = this.button(button);
     if (count === 2 && button === 'left') await mouse.doubleClick(b);
-    else for (let i = 0; i < count; i++) await mouse.click(b);
+    else {
+      // Press and release with a short hold: a zero-length click was occasionally lost by Wine.
+      for (let i = 0; i < count; i++) {
+        await mouse.pressButton(b);
+        await sleep(20);
+        await mouse.releaseButton(b);
+      }
+    }
   }
 
   async drag(from: Point, to: Point): Promise<void> {
