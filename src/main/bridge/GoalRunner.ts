@@ -4,9 +4,10 @@ import type { Platform } from '../../shared/skill';
 import type { Core } from '../core/Core';
 import { createAgent, SqliteAgentMemory, SqliteAgentRunRecorder, type AgentEvent, type AgentReport } from '../services/agent';
 import type { RunEvent } from '../services/executor';
-import { llmSettingsFromEnv, LlmSettingsSchema, OpenAiLlmClient, resolveProviderConfig, type LlmSettings } from '../services/llm';
+import { savedLlmSettings } from '../core/llmSettings';
+import { OpenAiLlmClient, resolveProviderConfig } from '../services/llm';
 import { llmEmbedder, SqliteEmbeddingCache } from '../services/retrieval';
-import { getSetting, type StoreDb } from '../services/store';
+import type { StoreDb } from '../services/store';
 
 export interface GoalRequest {
   core: Core;
@@ -20,11 +21,6 @@ export interface GoalRequest {
 
 const platform = (): Platform => (process.platform === 'win32' ? 'win32' : process.platform === 'darwin' ? 'darwin' : 'linux');
 
-/** Saved settings, overridden by SKILLDESK_* variables (as the CLI does). */
-function llmSettings(db: StoreDb, env: Record<string, string | undefined>): LlmSettings {
-  const saved = getSetting(db, 'llm', (v) => LlmSettingsSchema.parse(v));
-  return { ...saved, ...llmSettingsFromEnv(env) };
-}
 
 function describeAction(e: Extract<AgentEvent, { type: 'action' }>): string {
   const a = e.action;
@@ -68,7 +64,7 @@ export async function runGoal(r: GoalRequest): Promise<RunResultView> {
   };
 
   const env = r.env ?? process.env;
-  const settings = llmSettings(r.db, env);
+  const settings = savedLlmSettings(r.db, env);
   const plannerConfig = resolveProviderConfig('planner', settings, env);
   const embedderConfig = resolveProviderConfig('embedder', settings, env);
   const { library } = await r.core.loadLibrary();

@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import type { Grounder } from '../../shared/ports/grounding';
 import type { PermissionPrompter } from '../../shared/ports/prompter';
 import { TerminalPrompter, policyMediatorFactory } from '../services/permissions';
 import { createRecordingDesktop } from '../services/desktop/RecordingDesktop';
+import { createLlmClient, type LlmClient } from '../services/llm';
 import { openStore } from '../services/store';
+import { savedLlmSettings } from './llmSettings';
 import { Core, type CoreOptions } from './Core';
 import { SqliteRunRepository } from './SqliteRunRepository';
 
@@ -26,6 +29,7 @@ export interface NodeCoreOptions {
 export async function createNodeCore(opts: NodeCoreOptions): Promise<Core> {
   const store = openStore({ dataDir: opts.dataDir, ...(opts.nativeBinding && { nativeBinding: opts.nativeBinding }) });
   const sessionId = randomUUID();
+  const grounder = lazyGrounder(() => createLlmClient('grounder', savedLlmSettings(store.db)));
   const core: Core = new Core({
     dataDir: opts.dataDir,
     sessionId,
@@ -35,7 +39,11 @@ export async function createNodeCore(opts: NodeCoreOptions): Promise<Core> {
     createDryRunDesktop: () => createRecordingDesktopSync(),
     createMediator: policyMediatorFactory({ prompter: opts.prompter ?? new TerminalPrompter(), dataDir: opts.dataDir }),
     runs: new SqliteRunRepository(store.db, sessionId),
-    close: () => store.close(),
+    grounder,
+    close: () => {
+      void grounder.close();
+      store.close();
+    },
     ...opts.overrides,
   });
   return core;
@@ -45,4 +53,25 @@ export async function createNodeCore(opts: NodeCoreOptions): Promise<Core> {
 // `../services/desktop` does not exist. The recording desktop loads nothing native.
 function createRecordingDesktopSync() {
   return createRecordingDesktop().desktop;
+}
+
+/**
+ * Grounding for `text`/`accessibility` targets and `text_visible` waits: offline OCR, then the
+ * configured grounder model when there is one. Built on first use: the tesseract worker costs
+ * about a second and most runs never click a label.
+ */
+function lazyGrounder(visionClient: () => LlmClient | undefined): Grounder & { close(): Promise<void> } {
+  let built: Promise<Grounder & { close(): Promise<void> }> | undefined;
+  return {
+    locate: async (target, ctx) => {
+      built ??= import('../services/grounding').then((g) => {
+        const vision = visionClient();
+        return g.createGrounder({ ocr: true, ...(vision && { vision }) });
+      });
+      return (await built).locate(target, ctx);
+    },
+    close: async () => {
+      if (built) await (await built).close();
+    },
+  };
 }

@@ -1,26 +1,31 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../../src/main/core/Core';
-import { createGrounder } from '../../../src/main/services/grounding';
+import type { Grounder } from '../../../src/shared/ports/grounding';
 import { agentCore, closeApp, eventually, windowsOf } from './liveAgent';
 
 const NOTEPAD = /notepad\.exe/i;
-const grounder = createGrounder({ ocr: true });
 /** What the grounder answered, with the window and capture size it was given (shown when the test fails). */
 const located: unknown[] = [];
 let core: Core;
 
 beforeAll(async () => {
-  ({ core } = await agentCore({
-    locate: async (target, ctx) => {
-      const r = await grounder.locate(target, ctx);
-      located.push({ r, window: ctx.window && [ctx.window.title, ctx.window.bounds], shot: [ctx.screenshot.width, ctx.screenshot.height] });
-      return r;
-    },
-  }));
+  // The node core's own grounder (lazy OCR, as the CLI and host mode get it), watched so that a
+  // failure shows what it answered.
+  ({ core } = await agentCore());
+  const own = core.options.grounder;
+  if (!own) throw new Error('createNodeCore gave the core no grounder: Desktop.click_text cannot work from the CLI');
+  Object.assign(core.options, {
+    grounder: {
+      locate: async (target, ctx) => {
+        const r = await own.locate(target, ctx);
+        located.push({ r, window: ctx.window && [ctx.window.title, ctx.window.bounds], shot: [ctx.screenshot.width, ctx.screenshot.height] });
+        return r;
+      },
+    } satisfies Grounder,
+  });
 });
 afterAll(async () => {
   await closeApp(core, NOTEPAD);
-  await grounder.close();
   core?.close();
 });
 
