@@ -4,47 +4,54 @@
 // applications, then the end-to-end UI tests in Chromium. The desktop is stopped at the end.
 'use strict';
 const { spawnSync } = require('node:child_process');
+const { readFileSync, rmSync } = require('node:fs');
 const { join } = require('node:path');
+const { startDesktop, stopDesktop } = require('./desktop-env.cjs');
 
 const root = join(__dirname, '..');
 const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
 const only = process.argv.slice(2); // e.g. `npm test -- unit`
 
-function run(cmd, args, env) {
-  const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: root, env: { ...process.env, ...env } });
-  return r.status ?? 1;
-}
+const totals = { passed: 0, failed: 0, skipped: 0 };
 
-function startDesktop() {
-  const r = spawnSync('bash', [join(root, 'scripts', 'test-desktop.sh'), 'start'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  process.stdout.write(r.stdout);
-  if (r.status !== 0) throw new Error('the test desktop did not start (scripts/test-desktop.sh start)');
-  const env = {};
-  for (const line of r.stdout.split('\n')) {
-    const m = /^export ([A-Z_][A-Z0-9_]*)=(.*)$/.exec(line.trim());
-    if (m) env[m[1]] = m[2].replace(/^['"]|['"]$/g, '');
+/** Runs one vitest project; its counts are added to the closing line (read from vitest's JSON report). */
+function runProject(project, env) {
+  const report = join(root, 'test-results', `vitest-${project}.json`);
+  rmSync(report, { force: true });
+  const args = [vitest, 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`];
+  const r = spawnSync(process.execPath, args, { stdio: 'inherit', cwd: root, env: { ...process.env, ...env } });
+  try {
+    const counts = JSON.parse(readFileSync(report, 'utf8'));
+    totals.passed += counts.numPassedTests;
+    totals.failed += counts.numFailedTests;
+    totals.skipped += counts.numPendingTests + counts.numTodoTests;
+    if (counts.numTotalTests === 0) {
+      process.stderr.write(`test: the ${project} project ran no test\n`);
+      return 1;
+    }
+  } catch {
+    process.stderr.write(`test: the ${project} project left no report (${report})\n`);
+    return 1;
   }
-  if (!env.DISPLAY) throw new Error('scripts/test-desktop.sh start printed no `export DISPLAY=...`');
-  return env;
+  return r.status ?? 1;
 }
 
 const projects = only.length ? only : ['unit', 'live', 'e2e'];
 let failed = 0;
-if (projects.includes('unit')) failed += run(process.execPath, [vitest, 'run', '--project', 'unit']) !== 0 ? 1 : 0;
+if (projects.includes('unit')) failed += runProject('unit') !== 0 ? 1 : 0;
 const desktopProjects = projects.filter((p) => p !== 'unit');
 if (desktopProjects.length) {
   let env;
   try {
-    env = startDesktop();
-    for (const p of desktopProjects) {
-      const extra = p === 'e2e' ? ['--passWithNoTests'] : [];
-      failed += run(process.execPath, [vitest, 'run', '--project', p, ...extra], env) !== 0 ? 1 : 0;
-    }
+    env = startDesktop({ echo: true });
+    for (const p of desktopProjects) failed += runProject(p, env) !== 0 ? 1 : 0;
   } catch (err) {
     process.stderr.write(`${err.message}\n`);
     failed += 1;
   } finally {
-    spawnSync('bash', [join(root, 'scripts', 'test-desktop.sh'), 'stop'], { cwd: root, stdio: 'inherit' });
+    stopDesktop();
   }
 }
+// One closing line over all projects, in the plain form CI reads.
+process.stdout.write(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped\n`);
 process.exit(failed ? 1 : 0);
