@@ -4,3 +4,4 @@ export * from './graph';
 export * from './documents';
 export * from './template';
 export * from './library';
+export * from './tasks';
