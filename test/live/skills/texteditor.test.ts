@@ -58,6 +58,19 @@ describe('skills/interfaces/TextEditor.yaml (live)', () => {
     expect(read.result).toBe('opened: a_b > c');
   });
 
+  it('opens a file in a freshly started mousepad, whose file chooser has never shown its location entry', async () => {
+    // Found by the reliability benchmark: the first '/' typed into a fresh chooser pops the entry
+    // up and the next characters were lost, so /tmp/x/a.txt was opened as /a.txt.
+    killApps('mousepad');
+    const path = join(dir, 'fresh chooser.txt');
+    writeFileSync(path, 'opened fresh');
+    expect((await core.runSkill({ skill: 'Desktop.open_app', app: 'mousepad' })).status).toBe('succeeded');
+    const open = await core.runSkill({ skill: 'TextEditor.open_file', app: 'mousepad', args: { path } });
+    expect(open.error?.message).toBeUndefined();
+    const read = await core.runSkill({ skill: 'TextEditor.get_text', app: 'mousepad' });
+    expect(read.result).toBe('opened fresh');
+  });
+
   it('runs from the command line and `runs show` prints the trajectory from the SQLite store', () => {
     killApps('notepad.exe');
     const data = mkdtempSync(join(tmpdir(), 'skilldesk-cli-live-'));
