@@ -148,8 +148,10 @@ describe('src/renderer in host mode (Chromium, real core and store)', () => {
         if (prompts === 1) await s.screenshot('editor-test-run-prompt');
         await page.click('.modal button:has-text("Allow once")');
       }
-      return page.getAttribute('[data-test-status]', 'data-test-status');
-    }, { timeout: 60_000 }).toBe('succeeded');
+      // Not page.getAttribute: it waits up to 30 s for the element, while a prompt that appeared
+      // meanwhile would sit unanswered; each poll looks once and moves on.
+      return (await page.$('[data-test-status]'))?.getAttribute('data-test-status');
+    }, { timeout: 60_000, interval: 250 }).toBe('succeeded');
     expect(prompts).toBeGreaterThan(0);
     expect(await page.$$eval('.gnode.visited', (xs) => xs.map((x) => x.getAttribute('data-node-id')))).toEqual(expect.arrayContaining(['focus', 'dialog', 'saved']));
     await s.screenshot('editor-test-run');
@@ -207,9 +209,14 @@ describe('src/renderer in host mode (Chromium, real core and store)', () => {
 
   it('shows the library, the composition graph and the settings without page errors', async () => {
     const { page } = s;
+    // Figures of the reliability benchmark, where the data folder has them, show per skill.
+    writeFileSync(join(s.dataDir, 'reliability.json'), JSON.stringify({
+      benchmark: 'reliability', date: new Date().toISOString(), skills: { 'mousepad.save_as': { runs: 5, succeeded: 4, successRate: 0.8 } },
+    }));
     await page.click('[data-screen=library]');
+    await page.click('button:has-text("Reload library")');
     await page.fill('input[aria-label="search skills"]', 'save the document under a new name');
-    await page.waitForSelector('tr[data-skill="mousepad.save_as"]');
+    await page.waitForSelector('tr[data-skill="mousepad.save_as"]:has-text("80% of 5 runs")');
     await s.screenshot('library');
     await page.click('button:has-text("Composition graph")');
     await page.waitForSelector('.react-flow__node');

@@ -42,7 +42,8 @@ export class CoreApiAdapter implements CoreApi {
 
   async library(): Promise<LibraryView> {
     const { library, problems } = await this.o.core.loadLibrary();
-    return libraryView(library, problems);
+    const reliability = this.o.core.reliability();
+    return libraryView(library, reliability.problem ? [...problems, reliability.problem] : problems, (id) => reliability.bySkill.get(id));
   }
 
   async reloadLibrary(): Promise<LibraryView> {
@@ -65,7 +66,7 @@ export class CoreApiAdapter implements CoreApi {
     const { library } = await this.o.core.loadLibrary();
     const skill = library.skills.get(id);
     if (!skill) throw new SkillDeskError('skill.not_found', `No skill \`${id}\` in the library; reload the library if you just added it.`);
-    return skillDetail(library, skill);
+    return skillDetail(library, skill, this.o.core.reliability().bySkill.get(id));
   }
 
   async saveUserSkill(doc: Record<string, unknown>) {

@@ -8,7 +8,8 @@ import { GraphExecutor, type RunError, type RunJournal, type RunRequest, type Ru
 import { loadLibrary, type LibrarySources, type LoadedLibrary } from '../services/library/YamlLibraryLoader';
 import { enforceManifests } from '../services/permissions';
 import type { StoreDb } from '../services/store';
-import { builtinSkillsDir } from './paths';
+import { builtinSkillsDir, packageRoot } from './paths';
+import { loadReliability, type ReliabilityFigures } from './reliability';
 
 /** Loads the library and leaves out skills whose graph needs more than their manifest declares (SkillGuard). */
 export async function loadCheckedLibrary(sources: LibrarySources): Promise<LoadedLibrary> {
@@ -70,6 +71,11 @@ export interface CoreOptions {
   grounder?: Grounder;
   /** Configured default app per domain interface. */
   defaultApps?: () => Record<string, string>;
+  /**
+   * Where the reliability benchmark's figures are looked for, first found wins.
+   * @default [`<dataDir>/reliability.json`, `<app>/bench/results/reliability.json`]
+   */
+  reliabilityFiles?: string[];
 }
 
 /**
@@ -137,6 +143,11 @@ export class Core {
 
   getRun(idOrPrefix: string): RunView | undefined {
     return this.options.runs?.get(idOrPrefix);
+  }
+
+  /** Per-skill success rates measured by the reliability benchmark, read afresh (the file is small and may be rewritten). */
+  reliability(): ReliabilityFigures {
+    return loadReliability(this.options.reliabilityFiles ?? [join(this.options.dataDir, 'reliability.json'), join(packageRoot(), 'bench', 'results', 'reliability.json')]);
   }
 
   close(): void {

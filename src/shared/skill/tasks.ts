@@ -10,6 +10,11 @@ export interface SynthesizedTask {
   skill: string;
   app: string;
   args: ArgValues;
+  /**
+   * Skills to run first on the same app: the opener, when nothing under the root launches the app
+   * (its first step would otherwise find no window). The chain is the task.
+   */
+  before: { skill: string; args: ArgValues }[];
   /** The concrete skills the task runs on this app (the root first, then its callees, resolved by dispatch). */
   skills: string[];
   /** Primitive actions summed over those skills' graphs (calls excluded). */
@@ -29,6 +34,8 @@ export interface TaskSynthesisOptions {
   windowsTempDir?: string;
   /** Roots to synthesize for (by skill id); @default every root of the composition graph */
   only?: (skill: Skill) => boolean;
+  /** A skill without arguments that brings the app up (focus, else launch). @default `Desktop.open_app` when the library has it */
+  opener?: string;
 }
 
 /**
@@ -42,6 +49,7 @@ export function synthesizeTasks(library: SkillLibrary, opts: TaskSynthesisOption
   if (!Number.isInteger(perSkill) || perSkill < 1) throw new SkillDeskError('tasks.bad_option', `Expected \`perSkill\` to be a positive integer, got \`${perSkill}\``);
   const rand = seededRandom(opts.seed ?? 1);
   const called = calledRefs(library);
+  const opener = opts.opener ?? (library.skills.has('Desktop.open_app') ? 'Desktop.open_app' : undefined);
   const tasks: SynthesizedTask[] = [];
   for (const root of [...library.skills.values()].sort((a, b) => a.id.localeCompare(b.id))) {
     if (called.has(root.id) || (root.implements && called.has(root.implements))) continue;
@@ -56,7 +64,9 @@ export function synthesizeTasks(library: SkillLibrary, opts: TaskSynthesisOption
       for (let n = 0; n < perSkill; n++) {
         const args: ArgValues = {};
         for (const [name, spec] of Object.entries(root.args)) args[name] = sampleArg(spec, rand, paths);
-        tasks.push({ id: `${root.id}@${app}#${n + 1}`, skill: root.id, app, args, skills: tree.map((s) => s.id), primitives: tree.reduce((sum, s) => sum + primitiveCount(s), 0) });
+        const launches = tree.some((s) => graphPrimitives(s.graph).some((p) => p.action === 'launch'));
+        const before = !launches && opener && opener !== root.id ? [{ skill: opener, args: {} }] : [];
+        tasks.push({ id: `${root.id}@${app}#${n + 1}`, skill: root.id, app, args, before, skills: tree.map((s) => s.id), primitives: tree.reduce((sum, s) => sum + primitiveCount(s), 0) });
       }
     }
   }

@@ -36,6 +36,20 @@ describe('src/main/bridge/CoreApiAdapter', () => {
     expect((await api.getRun(r.runId))?.steps.length).toBe(r.steps.length);
   });
 
+  it('shows the reliability benchmark figures in the library and skill views, and a broken figures file as a warning', async () => {
+    const figures = { benchmark: 'reliability', date: '2026-11-22T00:00:00Z', skills: { 'mousepad.save_as': { runs: 5, succeeded: 4, successRate: 0.8 } } };
+    writeFileSync(join(dataDir, 'reliability.json'), JSON.stringify(figures));
+    const view = await api.library();
+    expect(view.skills.find((s) => s.id === 'mousepad.save_as')?.reliability).toEqual({ successRate: 0.8, runs: 5 });
+    expect(view.skills.find((s) => s.id === 'wine-notepad.save_as')?.reliability).toBeUndefined();
+    expect((await api.getSkill('mousepad.save_as')).reliability).toEqual({ successRate: 0.8, runs: 5 });
+    writeFileSync(join(dataDir, 'reliability.json'), '{ "benchmark": "executor" }');
+    const broken = await api.library();
+    expect(broken.skills.length).toBe(view.skills.length);
+    expect(broken.skills.every((s) => s.reliability === undefined)).toBe(true);
+    expect(broken.problems).toContainEqual(expect.objectContaining({ file: join(dataDir, 'reliability.json'), severity: 'warning' }));
+  });
+
   it('lists the audit newest first, filtered by decision and text, within the limit', async () => {
     const base = { sessionId: 's', reason: 'r', policySource: 'manifest:x#0' };
     appendAudit(core.db!, { ...base, ts: 1000, capability: 'file.write', target: '/tmp/a', decision: 'allow' });

@@ -34,6 +34,15 @@ describe('src/shared/skill/tasks', () => {
     expect(task!.primitives).toBeGreaterThan(10);
   });
 
+  it('opens the app first when nothing under the root launches it', () => {
+    const tasks = synthesizeTasks(library, { apps: ['mousepad', 'gnome-calculator'], perSkill: 1, tempDir: '/tmp/t' });
+    const of = (skill: string, app: string) => tasks.find((t) => t.skill === skill && t.app === app)!;
+    expect(of('TextEditor.write_file', 'mousepad').before).toEqual([]); // new_document launches the editor
+    expect(of('Calculator.evaluate', 'gnome-calculator').before).toEqual([{ skill: 'Desktop.open_app', args: {} }]);
+    expect(of('mousepad.open_file', 'mousepad').before).toEqual([{ skill: 'Desktop.open_app', args: {} }]);
+    expect(of('Desktop.open_app', 'mousepad').before).toEqual([]);
+  });
+
   it('samples arguments inside their feasible domains, with Windows paths for Windows-only apps', () => {
     const tasks = synthesizeTasks(library, { apps: APPS, perSkill: 4, seed: 7, tempDir: '/tmp/t' });
     expect(tasks.length).toBeGreaterThan(20);

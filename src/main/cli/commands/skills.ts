@@ -4,13 +4,15 @@ import { formatProblem } from '../../services/library/YamlLibraryLoader';
 import type { Skill } from '../../../shared/skill';
 import { table } from '../output';
 import type { CliContext } from '../context';
+import type { SkillReliability } from '../../core/reliability';
 
 /** Plain-data view of a skill for `--json` and the UI. */
-export function skillSummary(s: Skill) {
+export function skillSummary(s: Skill, reliability?: SkillReliability) {
   return {
     id: s.id, kind: s.kind, app: s.app ?? null, implements: s.implements ?? null, version: s.version, trust: s.trust,
     description: s.description, intents: s.intents, args: s.args, returns: s.returns ?? null,
     primitives: s.graph.nodes.filter((n) => n.kind === 'action').length, source: s.source.file,
+    ...(reliability && { reliability }),
   };
 }
 
@@ -26,7 +28,7 @@ export function registerSkillsCommands(program: Command, ctx: CliContext): void 
     .action(async (o: { app?: string; domain?: string; json?: boolean }) => {
       const { library, problems } = await ctx.loadLibrary();
       const list = library.list({ ...(o.app && { app: o.app }), ...(o.domain && { domain: o.domain }) });
-      if (o.json) return ctx.out(JSON.stringify(list.map(skillSummary), null, 2));
+      if (o.json) return ctx.out(JSON.stringify(list.map((s) => skillSummary(s)), null, 2));
       ctx.out(table(['SKILL', 'KIND', 'APP', 'IMPLEMENTS', 'DESCRIPTION'],
         list.map((s) => [s.id, s.kind, s.app ?? '*', s.implements ?? '-', s.description.slice(0, 60)])));
       const errors = problems.filter((p) => p.severity === 'error');
@@ -41,10 +43,13 @@ export function registerSkillsCommands(program: Command, ctx: CliContext): void 
     .action(async (id: string, o: { app?: string; json?: boolean }) => {
       const { library } = await ctx.loadLibrary();
       const skill = library.resolve(id, o.app);
-      if (o.json) return ctx.out(JSON.stringify({ ...skillSummary(skill), permissions: skill.permissions, graph: skill.graph, verify: skill.verify ?? null }, null, 2));
+      const reliability = (await ctx.core()).reliability().bySkill.get(skill.id);
+      if (o.json) return ctx.out(JSON.stringify({ ...skillSummary(skill, reliability), permissions: skill.permissions, graph: skill.graph, verify: skill.verify ?? null }, null, 2));
       const lines = [
         `${skill.id}  (${skill.kind}${skill.app ? ` on ${skill.app}` : ''}${skill.implements ? `, implements ${skill.implements}` : ''}, v${skill.version}, ${skill.trust})`,
-        skill.description, '', 'Intents:', ...skill.intents.map((i) => `  - ${i}`), '', 'Arguments:',
+        skill.description,
+        `Reliability: ${reliability ? `${Math.round(reliability.successRate * 100)}% of ${reliability.runs} benchmark run(s)` : 'not measured (npm run bench -- reliability)'}`,
+        '', 'Intents:', ...skill.intents.map((i) => `  - ${i}`), '', 'Arguments:',
         ...(Object.keys(skill.args).length ? Object.entries(skill.args).map(([k, a]) => `  ${k}: ${a.type}${a.optional ? ' (optional)' : ''}${a.description ? ` - ${a.description}` : ''}`) : ['  (none)']),
         '', 'Permissions:', ...(skill.permissions.length ? skill.permissions.map((p) => `  ${p.effect} ${p.capability}${p.constraints ? ` ${JSON.stringify(p.constraints)}` : ''}`) : ['  (none declared)']),
         '', `Graph (start: ${skill.graph.start}):`,

@@ -60,7 +60,9 @@ export function LibraryScreen() {
                     <td>{k.kind.replace('_', ' ')}</td>
                     <td>{k.app ?? 'any'}</td>
                     <td>{k.primitives}</td>
-                    <td>{k.reliability ? `${Math.round(k.reliability.successRate * 100)}% of ${k.reliability.runs}` : <span className="muted">not measured</span>}</td>
+                    <td>{k.reliability
+                      ? <span title="measured on real apps by the reliability benchmark (npm run bench -- reliability)">{`${Math.round(k.reliability.successRate * 100)}% of ${k.reliability.runs} runs`}</span>
+                      : <span className="muted" title="run `npm run bench -- reliability` to measure">not measured</span>}</td>
                     <td>{k.origin}</td>
                   </tr>
                 ))}
