@@ -41,6 +41,24 @@ const SECRET_TOOLS: Record<string, RegExp | true> = {
   'secret-tool': /^(lookup|search)$/, security: /^find-(generic|internet)-password$/, pass: true, gopass: true, keyctl: /^(read|print|pipe)$/,
   cmdkey: /^\/list/i, vaultcmd: true, 'kwallet-query': true, gpg: /^(-d|--decrypt)$/, printenv: true, 'get-storedcredential': true,
 };
+/**
+ * Programs and shell words with no effect this taxonomy names (output, shell state, reading the
+ * clock or the process table). Any other program without a rule below is `shell.execute`.
+ */
+const INERT = new Set([
+  // POSIX shells and coreutils
+  'echo', 'printf', 'true', 'false', 'test', '[', ':', 'pwd', 'cd', 'pushd', 'popd', 'dirs', 'export', 'unset', 'local', 'declare', 'typeset', 'readonly',
+  'set', 'shift', 'return', 'exit', 'read', 'sleep', 'date', 'basename', 'dirname', 'seq', 'ls', 'which', 'whereis', 'id', 'whoami', 'groups', 'uname',
+  'hostname', 'tr', 'wait', 'trap', 'let', 'expr', 'realpath', 'readlink', 'getopts', 'hash', 'ulimit', 'umask', 'alias', 'unalias', 'shopt', 'tput',
+  'clear', 'yes', 'nproc', 'free', 'df', 'du', 'ps', 'pgrep', 'pidof', 'tty', 'stty', 'arch', 'locale', 'logname', 'users', 'uptime', 'cal', 'bc', 'dc',
+  'numfmt', 'factor', 'fold', 'fmt', 'column', 'rev', 'paste', 'join', 'comm', 'tsort', 'shuf', 'expand', 'unexpand',
+  // cmd.exe built-ins
+  'setlocal', 'endlocal', 'rem', 'chdir', 'goto', 'title', 'cls', 'ver', 'pause', 'dir', 'vol', 'path', 'prompt', 'color', 'where',
+  'choice', 'chcp', 'tasklist', 'systeminfo', 'whoami.exe', 'hostname.exe', 'findstr',
+  // PowerShell keywords, when a line reaches the program rules
+  'if', 'else', 'elseif', 'while', 'foreach', 'do', 'until', 'switch', 'function', 'param', 'break', 'continue', 'try', 'catch', 'finally', 'throw', 'begin',
+  'process', 'end', 'filter',
+]);
 const API_CLIS = new Set(['aws', 'gcloud', 'az', 'gh', 'kubectl', 'heroku', 'doctl', 'gsutil', 's3cmd', 'rclone']);
 
 function base(name: string): string {
@@ -104,6 +122,8 @@ export function analyzeCommand(words: readonly Word[], sink: InferenceSink, line
     const i = args.findIndex((a) => a.dynamic || !a.text.startsWith('-'));
     return i < 0 ? undefined : analyzeCommand([...args.slice(i), DYNAMIC], sink, line);
   }
+  if (name === 'if' && args.length) return analyzeCmdIf(args, sink, line, opts);
+  if (name === 'for' && args.some((a) => /^do$/i.test(a.text))) return analyzeCommand(args.slice(args.findIndex((a) => /^do$/i.test(a.text)) + 1), sink, line, opts);
   if (name === 'eval' || name === 'iex' || name === 'invoke-expression') {
     return sink.fail(`\`${name}\` runs code built at run time (${ev})`, line);
   }
@@ -235,6 +255,30 @@ export function analyzeCommand(words: readonly Word[], sink: InferenceSink, line
   if (['perl', 'ruby', 'php', 'lua', 'osascript', 'wscript', 'cscript', 'mshta', 'rundll32', 'awk'].includes(name) && opt(/^-(e|E|r)$/)) {
     return sink.fail(`\`${name}\` runs inline code this analysis cannot read (${ev})`, line);
   }
+  if (name === 'sed') return positional().slice(1).forEach((p) => touchPath(sink, 'read', p, ev, line));
+  if (INERT.has(name) || READERS.has(name)) return;
+  // A program with no rule here: its effects cannot be read from its name, so running it is
+  // `shell.execute` (declared, or confirmed by the user), and a credential path handed to it
+  // (as an operand, `--opt=PATH` or `@PATH`) counts as read.
+  for (const a of args) {
+    const value = /^(?:--?[\w-]+=|@)(.+)$/.exec(a.text)?.[1] ?? a.text;
+    if (isSecretPath(value.replaceAll('\u0000', '*'))) touchPath(sink, 'read', { text: value, dynamic: a.dynamic }, ev, line);
+  }
+  sink.emit('shell.execute', { kind: 'command', command: ev }, ev, line);
+}
+
+/** cmd.exe `if [/i] [not] (exist X | defined V | errorlevel N | A==B | A op B) command`: the command after the condition. */
+function analyzeCmdIf(args: readonly Word[], sink: InferenceSink, line: number | undefined, opts: { stdinPiped?: boolean }): void {
+  let i = 0;
+  if (/^\/i$/i.test(args[i]?.text ?? '')) i++;
+  if (/^not$/i.test(args[i]?.text ?? '')) i++;
+  const cond = args[i]?.text ?? '';
+  if (/^(exist|defined|errorlevel|cmdextversion)$/i.test(cond)) i += 2;
+  else if (cond.includes('==')) i += 1;
+  else if (/^(equ|neq|lss|leq|gtr|geq)$/i.test(args[i + 1]?.text ?? '')) i += 3;
+  else return sink.fail(`a cmd \`if\` whose condition this analysis cannot read (${show([lit('if'), ...args])})`, line);
+  const rest = args.slice(i).map((a, k) => (k === 0 && a.text.startsWith('(') ? { ...a, text: a.text.slice(1) } : a)).filter((a) => a.text !== '' && a.text !== ')');
+  analyzeCommand(rest, sink, line, opts);
 }
 
 /** `tar czf out.tgz dir` (old-style bundle) or `tar -c -f out.tgz dir`: create reads files, extract writes them. */

@@ -213,6 +213,8 @@ export function analyzePowerShell(source: string, sink: InferenceSink): void {
       return target.dynamic ? sink.fail('dot-sources a script whose path is computed at run time', line) : sink.follow(target.text.replace(/\\/g, '/'), 'powershell', line);
     }
     if (head.t !== 'word') return;
+    // Expressions, not commands: `[Type]::Member(...)` (analysed above), numbers, operators, `@(...)`.
+    if (/^[[\d@+\-!]/.test(head.v)) return;
     const name = ALIASES[head.v.toLowerCase()] ?? head.v.toLowerCase();
     const args = rest.slice(1);
     cmdlet(name, head.v, args, line);
