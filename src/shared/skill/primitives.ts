@@ -34,10 +34,31 @@ const timeoutMs = z.number().int().positive().max(600_000);
 
 export const WaitConditionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('window_title'), pattern: z.string() }).strict(),
+  /** No window (of the step's app, when it has one) is titled /pattern/ any more: a dialog closed. */
+  z.object({ kind: z.literal('window_gone'), pattern: z.string() }).strict(),
   z.object({ kind: z.literal('file_exists'), path: z.string() }).strict(),
   z.object({ kind: z.literal('text_visible'), text: z.string() }).strict(),
+  /** The text can no longer be read in the app's window (or on screen). */
+  z.object({ kind: z.literal('text_gone'), text: z.string() }).strict(),
 ]);
 export type WaitCondition = z.infer<typeof WaitConditionSchema>;
+
+/** Conditions read off the screen (OCR grounding): they need `screen.capture`. */
+export function conditionReadsScreen(c: WaitCondition): boolean {
+  return c.kind === 'text_visible' || c.kind === 'text_gone';
+}
+
+/**
+ * The effect a pointer action should have, checked right after it: a grounded click that lands on
+ * the wrong spot fails its step here (and the graph's next alternative runs) instead of later.
+ * @example { condition: { kind: window_gone, pattern: '^Notepad$' }, timeoutMs: 3000 }
+ */
+export const ExpectSchema = z.object({
+  condition: WaitConditionSchema,
+  /** @default 5000 */
+  timeoutMs: z.number().int().positive().max(60_000).optional(),
+}).strict();
+export type Expect = z.infer<typeof ExpectSchema>;
 
 export const INTERPRETERS = ['bash', 'sh', 'powershell', 'cmd', 'python', 'node'] as const;
 
@@ -60,10 +81,10 @@ export const PrimitiveSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('key'), key: z.string().min(1), repeat: z.number().int().min(1).max(100).optional() }).strict(),
   z.object({ action: z.literal('hotkey'), keys: z.array(z.string().min(1)).min(2) }).strict(),
   z.object({ action: z.literal('type_text'), text: z.string() }).strict(),
-  z.object({ action: z.literal('click'), target: TargetSchema }).strict(),
-  z.object({ action: z.literal('double_click'), target: TargetSchema }).strict(),
-  z.object({ action: z.literal('right_click'), target: TargetSchema }).strict(),
-  z.object({ action: z.literal('drag'), from: TargetSchema, to: TargetSchema }).strict(),
+  z.object({ action: z.literal('click'), target: TargetSchema, expect: ExpectSchema.optional() }).strict(),
+  z.object({ action: z.literal('double_click'), target: TargetSchema, expect: ExpectSchema.optional() }).strict(),
+  z.object({ action: z.literal('right_click'), target: TargetSchema, expect: ExpectSchema.optional() }).strict(),
+  z.object({ action: z.literal('drag'), from: TargetSchema, to: TargetSchema, expect: ExpectSchema.optional() }).strict(),
   z.object({
     action: z.literal('scroll'),
     target: TargetSchema.optional(),

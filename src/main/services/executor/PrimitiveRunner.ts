@@ -79,11 +79,15 @@ export class PrimitiveRunner {
       case 'right_click': {
         const at = await this.locate(p.target, app, world);
         await desktop.input.click(at, p.action === 'right_click' ? 'right' : 'left', p.action === 'double_click' ? 2 : 1);
+        await this.expectEffect(p, at, app, world);
         return undefined;
       }
-      case 'drag':
-        await desktop.input.drag(await this.locate(p.from, app, world), await this.locate(p.to, app, world));
+      case 'drag': {
+        const at = await this.locate(p.from, app, world);
+        await desktop.input.drag(at, await this.locate(p.to, app, world));
+        await this.expectEffect(p, at, app, world);
         return undefined;
+      }
       case 'scroll':
         await desktop.input.scroll(p.target ? await this.locate(p.target, app, world) : undefined, p.dx ?? 0, p.dy ?? 0);
         return undefined;
@@ -151,22 +155,36 @@ export class PrimitiveRunner {
     return this.holds({ kind: 'window_title', pattern: guard.window_title }, app, world);
   }
 
+  /** After a pointer action with `expect`: waits (bounded) for its effect, or fails the step saying where it clicked. */
+  private async expectEffect(p: Extract<Primitive, { action: 'click' | 'double_click' | 'right_click' | 'drag' }>, at: Point, app: FrameApp | undefined, world: RunWorld): Promise<void> {
+    if (!p.expect || world.dryRun) return;
+    const timeout = p.expect.timeoutMs ?? 5000;
+    const ok = await this.poll(timeout, world.signal, async () => ((await this.holds(p.expect!.condition, app, world)) ? true : undefined));
+    if (!ok) {
+      const what = p.action === 'drag' ? 'drag' : `${p.action.replace('_', ' ')} on ${describeTarget(p.target)}`;
+      throw new StepFailure('effect.missing', `The ${what} at (${Math.round(at.x)}, ${Math.round(at.y)}) had no effect: ${describeCondition(p.expect.condition)} did not hold within ${timeout} ms`);
+    }
+  }
+
   private async holds(c: WaitCondition, app: FrameApp | undefined, world: RunWorld): Promise<boolean> {
     switch (c.kind) {
       case 'file_exists':
         return this.deps.desktop.files.exists(c.path);
-      case 'window_title': {
+      case 'window_title':
+      case 'window_gone': {
         const re = new RegExp(c.pattern, 'u');
         const wins = await this.deps.desktop.windows.list();
-        return wins.some((w) => (!app || windowBelongsToApp(w, app.profile.windows)) && re.test(w.title));
+        const present = wins.some((w) => (!app || windowBelongsToApp(w, app.profile.windows)) && re.test(w.title));
+        return c.kind === 'window_title' ? present : !present;
       }
-      case 'text_visible': {
+      case 'text_visible':
+      case 'text_gone': {
         const grounder = this.deps.grounder;
-        if (!grounder) throw new StepFailure('grounding.unavailable', 'Waiting for visible text needs a grounding provider (OCR); none is configured');
+        if (!grounder) throw new StepFailure('grounding.unavailable', 'Checking visible text needs a grounding provider (OCR); none is configured');
         const window = app ? await this.currentOrMain(app, world) : undefined;
         const screenshot = await this.deps.desktop.screen.capture(window?.bounds);
         const r = await grounder.locate({ kind: 'text', text: c.text }, { screenshot, ...(window && { window }), ...(world.signal && { signal: world.signal }) });
-        return r.found;
+        return c.kind === 'text_visible' ? r.found : !r.found;
       }
       default:
         return assertNever(c, 'wait condition');
@@ -240,7 +258,18 @@ function describeCondition(c: WaitCondition): string {
   switch (c.kind) {
     case 'file_exists': return `File \`${c.path}\` exists`;
     case 'window_title': return `A window titled /${c.pattern}/`;
+    case 'window_gone': return `No window titled /${c.pattern}/ left`;
     case 'text_visible': return `Text \`${c.text}\` visible`;
+    case 'text_gone': return `Text \`${c.text}\` gone`;
     default: return assertNever(c, 'wait condition');
+  }
+}
+
+function describeTarget(t: Target): string {
+  switch (t.kind) {
+    case 'point': return `point (${t.x}, ${t.y})`;
+    case 'text': return `\`${t.text}\``;
+    case 'accessibility': return `${t.role ?? 'element'} \`${t.name}\``;
+    default: return assertNever(t, 'target');
   }
 }

@@ -1,7 +1,7 @@
 import type { PermissionTarget } from '../../../shared/permissions/policy';
 import type { Capability } from '../../../shared/permissions/taxonomy';
 import type { Primitive, Skill } from '../../../shared/skill';
-import { templateSlots } from '../../../shared/skill';
+import { conditionReadsScreen, templateSlots } from '../../../shared/skill';
 import { isSecretPath } from './inference/paths';
 import type { InferenceResult, ScriptLanguage } from './inference/types';
 
@@ -69,10 +69,13 @@ export function primitiveNeeds(
       const targets = primitive.action === 'drag' ? [primitive.from, primitive.to] : primitive.action === 'scroll' ? [primitive.target] : [primitive.target];
       // Finding a target by its visible text reads the screen (OCR grounding).
       if (targets.some((t) => t?.kind === 'text')) add('screen.capture', { kind: 'none' }, `${primitive.action} on visible text`);
+      if ('expect' in primitive && primitive.expect && conditionReadsScreen(primitive.expect.condition)) {
+        add('screen.capture', { kind: 'none' }, `${primitive.action} expecting ${primitive.expect.condition.kind}`);
+      }
       break;
     }
     case 'wait_until':
-      if (primitive.condition.kind === 'text_visible') add('screen.capture', { kind: 'none' }, 'wait_until text_visible');
+      if (conditionReadsScreen(primitive.condition)) add('screen.capture', { kind: 'none' }, `wait_until ${primitive.condition.kind}`);
       break;
     case 'read':
       if (primitive.source === 'clipboard') add('clipboard.read', { kind: 'none' }, 'read clipboard');
