@@ -89,6 +89,12 @@ describe('src/main/services/permissions/inference', () => {
       expect(caps(inferScript('@echo off\nsetlocal\necho hi\nendlocal\n', 'cmd'))).toEqual([]);
     });
 
+    it('does not stumble over a pipe into a bare redirection (found by the robustness property)', () => {
+      const r = inferScript('*|<*', 'bash');
+      expect(r.errors).toEqual([]);
+      expect(caps(r)).toEqual(['file.read', 'shell.execute']);
+    });
+
     it('reads the command inside cmd `if` and `for`, and fails closed on a condition it cannot read', () => {
       expect(targets(inferScript('if exist C:\\tmp\\x.txt del C:\\tmp\\x.txt\n', 'cmd'), 'file.delete')).toEqual(['C:\\tmp\\x.txt']);
       expect(caps(inferScript('for %%f in (*.log) do del %%f\n', 'cmd'))).toEqual(['file.delete']);

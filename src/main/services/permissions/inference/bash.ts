@@ -79,7 +79,8 @@ export function analyzeBash(source: string, sink: InferenceSink, variant: 'bash'
         break;
       case 'BinaryCmd':
         // `... | bash`: the right-hand side runs what the left-hand side prints.
-        if (PIPE.has(node.Op as number)) pipedInto.add(key((node.Y as ShNode).Cmd as ShNode));
+        // (`x | <file` has a right-hand side with no command at all.)
+        if (PIPE.has(node.Op as number) && (node.Y as ShNode | null)?.Cmd) pipedInto.add(key((node.Y as ShNode).Cmd as ShNode));
         break;
       case 'CallExpr': {
         const args = node.Args as ShNode[];

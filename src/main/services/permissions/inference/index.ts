@@ -93,12 +93,17 @@ export function inferScript(source: string, language: ScriptLanguage, opts: { fi
         run(code, lang2, `${where}${line ? `:${line}` : ''} (inline ${lang2})`, dir, depth + 1);
       },
     };
-    switch (lang) {
-      case 'bash': case 'sh': return analyzeBash(text, sink, lang);
-      case 'powershell': return analyzePowerShell(text, sink);
-      case 'cmd': return analyzeCmd(text, sink);
-      case 'python': return analyzePython(text, sink);
-      case 'node': return analyzeJavaScript(text, sink);
+    try {
+      switch (lang) {
+        case 'bash': case 'sh': return analyzeBash(text, sink, lang);
+        case 'powershell': return analyzePowerShell(text, sink);
+        case 'cmd': return analyzeCmd(text, sink);
+        case 'python': return analyzePython(text, sink);
+        case 'node': return analyzeJavaScript(text, sink);
+      }
+    } catch (err) {
+      // An analyser bug must not let a script through: what was not analysed fails closed.
+      sink.fail(`the ${lang} analysis stopped on this script (${(err as Error).message}); its capabilities are unknown`);
     }
   };
   if (opts.file) seen.add(opts.file);
