@@ -150,7 +150,9 @@ describe('src/renderer in host mode (Chromium, real core and store)', () => {
       }
       // Not page.getAttribute: it waits up to 30 s for the element, while a prompt that appeared
       // meanwhile would sit unanswered; each poll looks once and moves on.
-      return (await page.$('[data-test-status]'))?.getAttribute('data-test-status');
+      const status = await (await page.$('[data-test-status]'))?.getAttribute('data-test-status');
+      // Without a status the run did not start: show the editor's error instead of `undefined`.
+      return status ?? `no status; error box: ${JSON.stringify(await page.$$eval('.error-box', (xs) => xs.map((x) => x.textContent)))}`;
     }, { timeout: 60_000, interval: 250 }).toBe('succeeded');
     expect(prompts).toBeGreaterThan(0);
     expect(await page.$$eval('.gnode.visited', (xs) => xs.map((x) => x.getAttribute('data-node-id')))).toEqual(expect.arrayContaining(['focus', 'dialog', 'saved']));

@@ -98,7 +98,7 @@ export function EditorScreen() {
           {tab === 'manifest' && (
             <TextSection label="Permission manifest (YAML): capabilities with effect and constraints" value={e.permissionsText} disabled={e.readOnly} onApply={api.setPermissionsText} problems={e.problems.filter((p) => p.where === 'permissions').map((p) => p.message)} />
           )}
-          {tab === 'test' && <TestRunPanel />}
+          {tab === 'test' && <TestRunPanel key={e.meta?.id} />}
           {general.length > 0 && (
             <div className="problems-list">
               <h4>Problems</h4>

@@ -42,7 +42,7 @@ export function PathPicker(p: { target: 'file' | 'directory' | 'any'; start?: st
           {dir?.entries.map((e) => (
             <li key={e.name}>
               {e.kind === 'directory'
-                ? <button className="link" onClick={() => void open(join(dir.path, e.name))}>📁 {e.name}</button>
+                ? <button className="link folder" title="open this folder" onClick={() => void open(join(dir.path, e.name))}>{e.name}/</button>
                 : <button className="link" disabled={p.target === 'directory' || !matches(e.name)} onClick={() => p.onPick(join(dir.path, e.name))}>{e.name}</button>}
             </li>
           ))}
