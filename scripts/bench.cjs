@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm run bench [-- NAME ...]`: runs the benchmarks under bench/ (all of them by default:
-// executor, permissions, retrieval), each in its own process, and writes every figure set to
-// bench/results/NAME.json as well as to stdout. The executor benchmark drives real applications:
-// when DISPLAY is not set it brings up the test desktop for that run and stops it afterwards.
+// every bench/*.bench.ts), each in its own process, and writes every figure set to
+// bench/results/NAME.json as well as to stdout. Some benchmarks drive real applications:
+// when DISPLAY is not set it brings up the test desktop for those and stops it afterwards.
 'use strict';
 const { spawnSync } = require('node:child_process');
 const { mkdirSync, readdirSync, writeFileSync } = require('node:fs');
@@ -12,7 +12,7 @@ const { startDesktop, stopDesktop } = require('./desktop-env.cjs');
 const root = join(__dirname, '..');
 const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 const available = readdirSync(join(root, 'bench')).filter((f) => f.endsWith('.bench.ts')).map((f) => f.replace(/\.bench\.ts$/, ''));
-const NEEDS_DESKTOP = new Set(['executor']);
+const NEEDS_DESKTOP = new Set(['executor', 'reliability', 'wine-shortcuts']);
 
 const asked = process.argv.slice(2);
 if (asked.includes('--help') || asked.includes('-h')) {

@@ -39,8 +39,9 @@ afterAll(async () => {
 
 /**
  * Asks Notepad to close through the window manager (WM_DELETE_WINDOW), which raises its save-changes
- * box. Not Alt+F4: in about 1 of 10 tries (measured on the test desktop) Wine left Notepad's menu bar
- * in menu mode after the chord, and that swallowed every click on the box.
+ * box, so that these tests are about clicking only. (Alt+F4 sent as four events at once left Wine's
+ * menu bar in menu mode in 8 of 40 tries, swallowing every click on the box; the driver now paces
+ * shortcuts to Wine windows: `npm run bench -- wine-shortcuts` measures both.)
  */
 async function askToSave(c: Core): Promise<void> {
   const [main] = await windowsOf(c, NOTEPAD);
