@@ -3,7 +3,7 @@
  * from the composition graph (roots on every live app, arguments sampled from their feasible
  * domains), executed through the node core (real mediator, SQLite journal) on the test desktop,
  * verified programmatically (the file on disk, the calculator's number, the opened document's
- * window), reported per application (tasks, success rate, skills, mean primitives per skill) and
+ * window, the text read back from a document opened first), reported per application (tasks, success rate, skills, mean primitives per skill) and
  * per skill (runs that used it, and how many of those it did not fail).
  *
  * The per-skill figures are what the Library screen shows as "reliability".
@@ -29,6 +29,8 @@ type Outcome = { ok: true } | { ok: false; why: string };
 interface Verifier {
   /** Puts the world in the state the task needs (e.g. the file it opens). */
   setup?: (task: SynthesizedTask) => void;
+  /** Skills run before the root, after the synthesized opener (e.g. opening the document to read). */
+  steps?: (task: SynthesizedTask) => { skill: string; args: Record<string, string> }[];
   check: (task: SynthesizedTask, run: RunResult, activeTitle: string | undefined) => Outcome;
 }
 
@@ -54,6 +56,13 @@ const VERIFIERS: Record<string, Verifier> = {
       return Math.abs(got - expected) <= 1e-6 * Math.max(1, Math.abs(expected)) ? { ok: true } : { ok: false, why: `returned ${got}, expected ${expected}` };
     },
   },
+  'TextEditor.get_text': {
+    setup: (task) => writeFileSync(fixtureFor(task), `text for ${task.id}: a_b > c`),
+    steps: (task) => [{ skill: 'TextEditor.open_file', args: { path: fixtureFor(task) } }],
+    check: (task, run) => (run.result === `text for ${task.id}: a_b > c`
+      ? { ok: true }
+      : { ok: false, why: `returned ${JSON.stringify(run.result)}, expected the opened file's text` }),
+  },
   'TextEditor.open_file': {
     setup: (task) => writeFileSync(String(task.args.path), `opened by the reliability benchmark (${task.id})\n`),
     check: (task, _run, title) => (title?.includes(basename(String(task.args.path)))
@@ -61,6 +70,10 @@ const VERIFIERS: Record<string, Verifier> = {
       : { ok: false, why: `the focused window is ${JSON.stringify(title)}, not the opened file` }),
   },
 };
+
+/** Where tasks that read a document get it from (a file named after the task). */
+let fixtures: string | undefined;
+const fixtureFor = (task: SynthesizedTask) => join((fixtures ??= mkdtempSync(join(tmpdir(), 'skilldesk-bench-fixtures-'))), `${task.id.replace(/[^A-Za-z0-9_-]+/g, '_')}.txt`);
 
 /** `+ - * /`, parentheses and `sqrt(x)`: the Calculator interface's expression domain. */
 export function evaluateArithmetic(expression: string): number {
@@ -136,7 +149,8 @@ async function main() {
       const t = performance.now();
       // The chain: the skills that bring the app up, then the root; the first failure ends it.
       const runs: RunResult[] = [];
-      for (const step of [...task.before, { skill: task.skill, args: task.args }]) {
+      const chain = [...task.before, ...(verifier.steps?.(task) ?? []), { skill: task.skill, args: task.args }];
+      for (const step of chain) {
         const r = await core.runSkill({ skill: step.skill, app: task.app, args: step.args });
         runs.push(r);
         if (r.status !== 'succeeded') break;
@@ -145,7 +159,7 @@ async function main() {
       const run = runs.at(-1)!;
       await new Promise((r) => setTimeout(r, 300)); // let the app finish writing / retitling
       const title = (await desktop.windows.active().catch(() => undefined))?.title;
-      const finished = run.status === 'succeeded' && runs.length === task.before.length + 1;
+      const finished = run.status === 'succeeded' && runs.length === chain.length;
       const outcome: Outcome = finished ? verifier.check(task, run, title) : { ok: false, why: run.error?.message ?? run.status };
       const culprit = outcome.ok ? undefined : finished ? task.skill : failingSkill(run) ?? task.skill;
       const used = [...new Set(runs.flatMap((r) => r.steps.map((s) => s.skillId)))];
@@ -186,6 +200,7 @@ async function main() {
   } finally {
     core.close();
     rmSync(files, { recursive: true, force: true });
+    if (fixtures) rmSync(fixtures, { recursive: true, force: true });
   }
   process.exit(0);
 }
