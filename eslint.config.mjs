@@ -3,14 +3,32 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import prettier from 'eslint-config-prettier';
 
-const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'url', 'util', 'stream', 'events', 'worker_threads'];
+const nodeBuiltins = [
+  'node:*',
+  'fs',
+  'path',
+  'os',
+  'child_process',
+  'crypto',
+  'http',
+  'https',
+  'net',
+  'url',
+  'util',
+  'stream',
+  'events',
+  'worker_threads',
+];
 const pattern = (group, message) => ({ group, message });
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', '.cache/**', 'bench/results/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  // Layout is Prettier's job (`npm run format`); `npm run lint` checks it with `prettier --check`.
+  prettier,
   {
     languageOptions: { globals: { ...globals.node } },
     rules: {
@@ -27,35 +45,55 @@ export default tseslint.config(
   {
     files: ['src/shared/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          pattern(nodeBuiltins, 'src/shared is pure TypeScript: no Node built-ins.'),
-          pattern(['electron', 'electron/*'], 'src/shared must not import electron.'),
-          pattern(['**/main/**', '**/renderer/**', '**/preload/**', 'better-sqlite3', '@nut-tree-fork/*', 'openai', 'react', 'react-dom'], 'src/shared must not depend on a runtime.'),
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            pattern(nodeBuiltins, 'src/shared is pure TypeScript: no Node built-ins.'),
+            pattern(['electron', 'electron/*'], 'src/shared must not import electron.'),
+            pattern(
+              ['**/main/**', '**/renderer/**', '**/preload/**', 'better-sqlite3', '@nut-tree-fork/*', 'openai', 'react', 'react-dom'],
+              'src/shared must not depend on a runtime.',
+            ),
+          ],
+        },
+      ],
     },
   },
   {
     files: ['src/renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          pattern(nodeBuiltins, 'The renderer runs sandboxed: no Node built-ins.'),
-          pattern(['electron', 'electron/*', 'better-sqlite3', '@nut-tree-fork/*', 'openai', 'x11', 'ws'], 'The renderer reaches these only through the bridge.'),
-          pattern(['**/main/**', '**/preload/**'], 'The renderer talks to main only through the typed bridge.'),
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            pattern(nodeBuiltins, 'The renderer runs sandboxed: no Node built-ins.'),
+            pattern(
+              ['electron', 'electron/*', 'better-sqlite3', '@nut-tree-fork/*', 'openai', 'x11', 'ws'],
+              'The renderer reaches these only through the bridge.',
+            ),
+            pattern(['**/main/**', '**/preload/**'], 'The renderer talks to main only through the typed bridge.'),
+          ],
+        },
+      ],
     },
   },
   {
     files: ['src/main/**/*.ts', 'src/preload/**/*.ts'],
     ignores: ['src/main/platform/**', 'src/main/index.ts', 'src/preload/**'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [pattern(['electron', 'electron/*'], 'Only src/main/platform and src/main/index.ts import electron; core services run without it.')],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            pattern(
+              ['electron', 'electron/*'],
+              'Only src/main/platform and src/main/index.ts import electron; core services run without it.',
+            ),
+          ],
+        },
+      ],
     },
   },
 );

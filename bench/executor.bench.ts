@@ -25,19 +25,25 @@ const allow = { check: async () => ({ effect: 'allow' as const }) };
 /** Wraps the input driver so the time spent inside it can be subtracted. */
 function timedInput(input: InputDriver): { input: InputDriver; spentMs: () => number } {
   let spent = 0;
-  const wrap = <A extends unknown[]>(f: (...a: A) => Promise<void>) => async (...a: A) => {
-    const t = performance.now();
-    try {
-      await f(...a);
-    } finally {
-      spent += performance.now() - t;
-    }
-  };
+  const wrap =
+    <A extends unknown[]>(f: (...a: A) => Promise<void>) =>
+    async (...a: A) => {
+      const t = performance.now();
+      try {
+        await f(...a);
+      } finally {
+        spent += performance.now() - t;
+      }
+    };
   return {
     spentMs: () => spent,
     input: {
-      pressKey: wrap((k) => input.pressKey(k)), hotkey: wrap((k) => input.hotkey(k)), typeText: wrap((t) => input.typeText(t)),
-      click: wrap((p, b, c) => input.click(p, b, c)), drag: wrap((a, b) => input.drag(a, b)), scroll: wrap((p, x, y) => input.scroll(p, x, y)),
+      pressKey: wrap((k) => input.pressKey(k)),
+      hotkey: wrap((k) => input.hotkey(k)),
+      typeText: wrap((t) => input.typeText(t)),
+      click: wrap((p, b, c) => input.click(p, b, c)),
+      drag: wrap((a, b) => input.drag(a, b)),
+      scroll: wrap((p, x, y) => input.scroll(p, x, y)),
     },
   };
 }
@@ -46,23 +52,45 @@ async function syntheticLibrary(): Promise<SkillLibrary> {
   const base = await loadLibrary({ builtinDir: 'skills' });
   const nodes: Record<string, unknown> = { focus: { action: 'focus_window', next: 'k0' } };
   for (let i = 0; i < PRIMITIVES; i++) nodes[`k${i}`] = { action: 'key', key: 'Shift', ...(i + 1 < PRIMITIVES && { next: `k${i + 1}` }) };
-  const doc = LibraryDocSchema.parse(parse(JSON.stringify({
-    kind: 'skill', id: 'mousepad.bench_keys', app: 'mousepad', description: 'press Shift many times', intents: ['bench'], graph: { start: 'focus', nodes },
-  })));
-  const docs: SourcedDoc[] = [...base.library.interfaces.values(), ...base.library.apps.values()].map((d) => ({ doc: d, source: d.source }));
+  const doc = LibraryDocSchema.parse(
+    parse(
+      JSON.stringify({
+        kind: 'skill',
+        id: 'mousepad.bench_keys',
+        app: 'mousepad',
+        description: 'press Shift many times',
+        intents: ['bench'],
+        graph: { start: 'focus', nodes },
+      }),
+    ),
+  );
+  const docs: SourcedDoc[] = [...base.library.interfaces.values(), ...base.library.apps.values()].map((d) => ({
+    doc: d,
+    source: d.source,
+  }));
   return new SkillLibrary([...docs, { doc, source: { file: 'bench', origin: 'builtin' } }]);
 }
 
 async function overhead(library: SkillLibrary, desktop: Desktop, dryRun: boolean) {
   const timed = timedInput(desktop.input);
   const store = openStore({ dataDir: mkdtempSync(join(tmpdir(), 'skilldesk-bench-')) });
-  const exec = new GraphExecutor({ library, desktop: { ...desktop, input: timed.input }, mediator: allow, journal: new SqliteRunJournal(store.db) });
+  const exec = new GraphExecutor({
+    library,
+    desktop: { ...desktop, input: timed.input },
+    mediator: allow,
+    journal: new SqliteRunJournal(store.db),
+  });
   const t = performance.now();
   const r = await exec.run({ skill: 'mousepad.bench_keys', dryRun });
   const total = performance.now() - t;
   store.close();
   if (r.status !== 'succeeded') throw new Error(`bench run failed: ${r.error?.message}`);
-  return { primitives: r.steps.length, totalMs: round(total), driverMs: round(timed.spentMs()), overheadPerPrimitiveMs: round((total - timed.spentMs()) / r.steps.length) };
+  return {
+    primitives: r.steps.length,
+    totalMs: round(total),
+    driverMs: round(timed.spentMs()),
+    overheadPerPrimitiveMs: round((total - timed.spentMs()) / r.steps.length),
+  };
 }
 
 async function waitForWindow(desktop: Desktop, match: (w: WindowInfo) => boolean) {

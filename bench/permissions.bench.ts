@@ -13,9 +13,7 @@ import { join } from 'node:path';
 import { loadLibrary } from '../src/main/services/library/YamlLibraryLoader';
 import { createPolicyMediator, MemoryAuditSink } from '../src/main/services/permissions';
 import { appendAudit, openStore, verifyAuditChain } from '../src/main/services/store';
-import {
-  PermissionSession, defaultWorkspacePolicy, type PermissionRequest, type PermissionTarget,
-} from '../src/shared/permissions';
+import { PermissionSession, defaultWorkspacePolicy, type PermissionRequest, type PermissionTarget } from '../src/shared/permissions';
 import type { Capability } from '../src/shared/permissions/taxonomy';
 import type { ActionRequest } from '../src/shared/ports/mediation';
 import type { PermissionPrompter } from '../src/shared/ports/prompter';
@@ -39,20 +37,53 @@ async function main() {
     const { library } = await loadLibrary({ builtinDir: 'skills' });
     const env = { folders: { home: '/home/u', documents: '/home/u/Documents' }, pathStyle: 'posix' as const, utcOffsetMinutes: 0 };
     const session = new PermissionSession(defaultWorkspacePolicy(), env);
-    for (const s of library.skills.values()) session.loadSkill(s.id, { permissions: s.permissions, trust: s.trust, version: s.version, ...(s.app && { app: s.app }) });
+    for (const s of library.skills.values())
+      session.loadSkill(s.id, { permissions: s.permissions, trust: s.trust, version: s.version, ...(s.app && { app: s.app }) });
 
     // A mixed stream: allowed input, bound file writes in and out of scope, undeclared network, confirms answered by a grant.
-    const kinds: { skill: string; capability: Capability; target: (i: number) => PermissionTarget; args?: (i: number) => Record<string, unknown>; app?: string }[] = [
-      { skill: 'wine-notepad.type_text', capability: 'input.keyboard', target: () => ({ kind: 'app', app: 'wine-notepad' }), app: 'wine-notepad' },
-      { skill: 'wine-notepad.save_as', capability: 'file.write', target: (i) => ({ kind: 'path', path: `/home/u/Documents/f${i % 50}.txt` }), args: (i) => ({ path: `/home/u/Documents/f${i % 50}.txt` }) },
-      { skill: 'wine-notepad.save_as', capability: 'file.write', target: () => ({ kind: 'path', path: '/home/u/.bashrc' }), args: () => ({ path: '/home/u/Documents/a.txt' }) },
+    const kinds: {
+      skill: string;
+      capability: Capability;
+      target: (i: number) => PermissionTarget;
+      args?: (i: number) => Record<string, unknown>;
+      app?: string;
+    }[] = [
+      {
+        skill: 'wine-notepad.type_text',
+        capability: 'input.keyboard',
+        target: () => ({ kind: 'app', app: 'wine-notepad' }),
+        app: 'wine-notepad',
+      },
+      {
+        skill: 'wine-notepad.save_as',
+        capability: 'file.write',
+        target: (i) => ({ kind: 'path', path: `/home/u/Documents/f${i % 50}.txt` }),
+        args: (i) => ({ path: `/home/u/Documents/f${i % 50}.txt` }),
+      },
+      {
+        skill: 'wine-notepad.save_as',
+        capability: 'file.write',
+        target: () => ({ kind: 'path', path: '/home/u/.bashrc' }),
+        args: () => ({ path: '/home/u/Documents/a.txt' }),
+      },
       { skill: 'TextEditor.get_text', capability: 'clipboard.read', target: () => ({ kind: 'none' }), app: 'mousepad' },
       { skill: 'mousepad.copy', capability: 'web.post', target: () => ({ kind: 'url', url: 'https://x.example.com/' }) },
-      { skill: 'calculator.enter_expression', capability: 'script.execute', target: () => ({ kind: 'command', command: 'Write-Output 1' }) },
+      {
+        skill: 'calculator.enter_expression',
+        capability: 'script.execute',
+        target: () => ({ kind: 'command', command: 'Write-Output 1' }),
+      },
     ];
     const requests: PermissionRequest[] = Array.from({ length: DECISIONS }, (_, i) => {
       const k = kinds[i % kinds.length]!;
-      return { skill: k.skill, capability: k.capability, target: k.target(i), time: 1_700_000_000_000 + i, ...(k.args && { args: k.args(i) }), ...(k.app && { app: k.app }) };
+      return {
+        skill: k.skill,
+        capability: k.capability,
+        target: k.target(i),
+        time: 1_700_000_000_000 + i,
+        ...(k.args && { args: k.args(i) }),
+        ...(k.app && { app: k.app }),
+      };
     });
     const effects: Record<string, number> = {};
     for (let i = 0; i < 2000; i++) session.decide(requests[i]!); // warm-up
@@ -71,9 +102,16 @@ async function main() {
     const { mediator } = createPolicyMediator({ library, prompter: denyAll, db: store.db, env });
     const skill = library.skills.get('wine-notepad.type_text')!;
     const request = (i: number): ActionRequest => ({
-      sessionId: 'bench', runId: `run-${Math.floor(i / 100)}`, skill, app: 'wine-notepad', nodeId: 'act',
-      primitive: { action: 'type_text', text: `line ${i}` }, args: { text: `line ${i}` }, callChain: [skill.id],
-      activeWindow: { id: '1', title: 'Untitled - Notepad', className: 'notepad.exe', bounds: { x: 0, y: 0, width: 1, height: 1 } }, activeWindowIsApp: true,
+      sessionId: 'bench',
+      runId: `run-${Math.floor(i / 100)}`,
+      skill,
+      app: 'wine-notepad',
+      nodeId: 'act',
+      primitive: { action: 'type_text', text: `line ${i}` },
+      args: { text: `line ${i}` },
+      callChain: [skill.id],
+      activeWindow: { id: '1', title: 'Untitled - Notepad', className: 'notepad.exe', bounds: { x: 0, y: 0, width: 1, height: 1 } },
+      activeWindowIsApp: true,
     });
     for (let i = 0; i < 200; i++) await inMemory.check(request(i));
     const mediationMemory: number[] = [];
@@ -97,9 +135,16 @@ async function main() {
     const t0 = performance.now();
     for (let i = 0; i < AUDIT_ROWS; i++) {
       appendAudit(audit.db, {
-        ts: 1_700_000_000_000 + i, sessionId: 'bench', runId: `run-${i >> 6}`, skillId: 'wine-notepad.save_as', nodeId: 'name',
-        capability: 'file.write', target: `/home/u/Documents/f${i}.txt`, decision: i % 7 === 0 ? 'deny' : 'allow',
-        reason: 'allow file.write on /home/u/Documents/f.txt by manifest:wine-notepad.save_as#1', policySource: 'manifest:wine-notepad.save_as#1',
+        ts: 1_700_000_000_000 + i,
+        sessionId: 'bench',
+        runId: `run-${i >> 6}`,
+        skillId: 'wine-notepad.save_as',
+        nodeId: 'name',
+        capability: 'file.write',
+        target: `/home/u/Documents/f${i}.txt`,
+        decision: i % 7 === 0 ? 'deny' : 'allow',
+        reason: 'allow file.write on /home/u/Documents/f.txt by manifest:wine-notepad.save_as#1',
+        policySource: 'manifest:wine-notepad.save_as#1',
         argsDigest: 'a'.repeat(64),
       });
     }
@@ -110,17 +155,28 @@ async function main() {
     const fileBytes = statSync(join(dir, 'audit.db')).size + (statSync(join(dir, 'audit.db-wal'), { throwIfNoEntry: false })?.size ?? 0);
     audit.close();
 
-    console.log(JSON.stringify({
-      benchmark: 'permissions',
-      node: process.version,
-      decision: { ...percentiles(samples), effects },
-      mediation_with_memory_audit: percentiles(mediationMemory),
-      mediation_with_sqlite_audit: percentiles(mediation),
-      audit_append: {
-        rows: AUDIT_ROWS, journal_mode: audit.journalMode, total_ms: round(appendMs), rows_per_s: Math.round(AUDIT_ROWS / (appendMs / 1000)),
-        verify_ms: round(verifyMs), verified: verified.ok, file_bytes: fileBytes,
-      },
-    }, null, 2));
+    console.log(
+      JSON.stringify(
+        {
+          benchmark: 'permissions',
+          node: process.version,
+          decision: { ...percentiles(samples), effects },
+          mediation_with_memory_audit: percentiles(mediationMemory),
+          mediation_with_sqlite_audit: percentiles(mediation),
+          audit_append: {
+            rows: AUDIT_ROWS,
+            journal_mode: audit.journalMode,
+            total_ms: round(appendMs),
+            rows_per_s: Math.round(AUDIT_ROWS / (appendMs / 1000)),
+            verify_ms: round(verifyMs),
+            verified: verified.ok,
+            file_bytes: fileBytes,
+          },
+        },
+        null,
+        2,
+      ),
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

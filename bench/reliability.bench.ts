@@ -21,7 +21,11 @@ import { killApps } from '../test/live/skills/liveCore';
 const PER_SKILL = Number(process.env.BENCH_TASKS ?? 5);
 const SEED = Number(process.env.BENCH_SEED ?? 1);
 /** The live apps on the test desktop, with the command line that identifies their processes. */
-const LIVE_APPS: Record<string, string> = { 'wine-notepad': '[n]otepad.exe', mousepad: '[m]ousepad', 'gnome-calculator': '[g]nome-calculator' };
+const LIVE_APPS: Record<string, string> = {
+  'wine-notepad': '[n]otepad.exe',
+  mousepad: '[m]ousepad',
+  'gnome-calculator': '[g]nome-calculator',
+};
 
 type Outcome = { ok: true } | { ok: false; why: string };
 
@@ -45,7 +49,9 @@ const VERIFIERS: Record<string, Verifier> = {
       } catch {
         return { ok: false, why: 'no file written' };
       }
-      return got === expected ? { ok: true } : { ok: false, why: `file holds ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}` };
+      return got === expected
+        ? { ok: true }
+        : { ok: false, why: `file holds ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}` };
     },
   },
   'Calculator.evaluate': {
@@ -53,27 +59,32 @@ const VERIFIERS: Record<string, Verifier> = {
       const expected = evaluateArithmetic(String(task.args.expression));
       const got = run.result;
       if (typeof got !== 'number') return { ok: false, why: `returned ${JSON.stringify(got)}, not a number` };
-      return Math.abs(got - expected) <= 1e-6 * Math.max(1, Math.abs(expected)) ? { ok: true } : { ok: false, why: `returned ${got}, expected ${expected}` };
+      return Math.abs(got - expected) <= 1e-6 * Math.max(1, Math.abs(expected))
+        ? { ok: true }
+        : { ok: false, why: `returned ${got}, expected ${expected}` };
     },
   },
   'TextEditor.get_text': {
     setup: (task) => writeFileSync(fixtureFor(task), `text for ${task.id}: a_b > c`),
     steps: (task) => [{ skill: 'TextEditor.open_file', args: { path: fixtureFor(task) } }],
-    check: (task, run) => (run.result === `text for ${task.id}: a_b > c`
-      ? { ok: true }
-      : { ok: false, why: `returned ${JSON.stringify(run.result)}, expected the opened file's text` }),
+    check: (task, run) =>
+      run.result === `text for ${task.id}: a_b > c`
+        ? { ok: true }
+        : { ok: false, why: `returned ${JSON.stringify(run.result)}, expected the opened file's text` },
   },
   'TextEditor.open_file': {
     setup: (task) => writeFileSync(String(task.args.path), `opened by the reliability benchmark (${task.id})\n`),
-    check: (task, _run, title) => (title?.includes(basename(String(task.args.path)))
-      ? { ok: true }
-      : { ok: false, why: `the focused window is ${JSON.stringify(title)}, not the opened file` }),
+    check: (task, _run, title) =>
+      title?.includes(basename(String(task.args.path)))
+        ? { ok: true }
+        : { ok: false, why: `the focused window is ${JSON.stringify(title)}, not the opened file` },
   },
 };
 
 /** Where tasks that read a document get it from (a file named after the task). */
 let fixtures: string | undefined;
-const fixtureFor = (task: SynthesizedTask) => join((fixtures ??= mkdtempSync(join(tmpdir(), 'skilldesk-bench-fixtures-'))), `${task.id.replace(/[^A-Za-z0-9_-]+/g, '_')}.txt`);
+const fixtureFor = (task: SynthesizedTask) =>
+  join((fixtures ??= mkdtempSync(join(tmpdir(), 'skilldesk-bench-fixtures-'))), `${task.id.replace(/[^A-Za-z0-9_-]+/g, '_')}.txt`);
 
 /** `+ - * /`, parentheses and `sqrt(x)`: the Calculator interface's expression domain. */
 export function evaluateArithmetic(expression: string): number {
@@ -131,7 +142,8 @@ function failingSkill(run: RunResult): string | undefined {
 const round = (n: number, d = 3) => Math.round(n * 10 ** d) / 10 ** d;
 
 async function main() {
-  if (!process.env.DISPLAY) throw new Error('DISPLAY is not set: eval "$(bash scripts/test-desktop.sh start)" first, or use `npm run bench -- reliability`');
+  if (!process.env.DISPLAY)
+    throw new Error('DISPLAY is not set: eval "$(bash scripts/test-desktop.sh start)" first, or use `npm run bench -- reliability`');
   const dataDir = mkdtempSync(join(tmpdir(), 'skilldesk-bench-reliability-'));
   const files = mkdtempSync(join(tmpdir(), 'skilldesk-bench-files-'));
   const core = await createNodeCore({ dataDir, interactive: false });
@@ -161,25 +173,37 @@ async function main() {
       const title = (await desktop.windows.active().catch(() => undefined))?.title;
       const finished = run.status === 'succeeded' && runs.length === chain.length;
       const outcome: Outcome = finished ? verifier.check(task, run, title) : { ok: false, why: run.error?.message ?? run.status };
-      const culprit = outcome.ok ? undefined : finished ? task.skill : failingSkill(run) ?? task.skill;
+      const culprit = outcome.ok ? undefined : finished ? task.skill : (failingSkill(run) ?? task.skill);
       const used = [...new Set(runs.flatMap((r) => r.steps.map((s) => s.skillId)))];
-      results.push({ id: task.id, app: task.app, skills: used, ok: outcome.ok, ms: round(ms, 0), ...(!outcome.ok && { why: outcome.why, failingSkill: culprit }) });
+      results.push({
+        id: task.id,
+        app: task.app,
+        skills: used,
+        ok: outcome.ok,
+        ms: round(ms, 0),
+        ...(!outcome.ok && { why: outcome.why, failingSkill: culprit }),
+      });
       process.stderr.write(`${outcome.ok ? 'ok  ' : 'FAIL'} ${task.id} (${Math.round(ms)} ms)${outcome.ok ? '' : `: ${outcome.why}`}\n`);
     }
     for (const app of Object.keys(LIVE_APPS)) killApps(LIVE_APPS[app]!);
 
-    const apps = Object.fromEntries(Object.keys(LIVE_APPS).map((app) => {
-      const mine = results.filter((r) => r.app === app);
-      const own: Skill[] = [...library.skills.values()].filter((s) => s.app === app);
-      return [app, {
-        tasks: mine.length,
-        succeeded: mine.filter((r) => r.ok).length,
-        successRate: mine.length ? round(mine.filter((r) => r.ok).length / mine.length) : null,
-        meanTaskMs: mine.length ? round(mine.reduce((n, r) => n + r.ms, 0) / mine.length, 0) : null,
-        skills: own.length,
-        meanPrimitivesPerSkill: own.length ? round(own.reduce((n, s) => n + primitiveCount(s), 0) / own.length, 2) : null,
-      }];
-    }));
+    const apps = Object.fromEntries(
+      Object.keys(LIVE_APPS).map((app) => {
+        const mine = results.filter((r) => r.app === app);
+        const own: Skill[] = [...library.skills.values()].filter((s) => s.app === app);
+        return [
+          app,
+          {
+            tasks: mine.length,
+            succeeded: mine.filter((r) => r.ok).length,
+            successRate: mine.length ? round(mine.filter((r) => r.ok).length / mine.length) : null,
+            meanTaskMs: mine.length ? round(mine.reduce((n, r) => n + r.ms, 0) / mine.length, 0) : null,
+            skills: own.length,
+            meanPrimitivesPerSkill: own.length ? round(own.reduce((n, s) => n + primitiveCount(s), 0) / own.length, 2) : null,
+          },
+        ];
+      }),
+    );
     const skills: Record<string, { runs: number; succeeded: number; successRate: number }> = {};
     for (const r of results) {
       for (const id of r.skills) {
@@ -190,13 +214,23 @@ async function main() {
       }
     }
     const succeeded = results.filter((r) => r.ok).length;
-    console.log(JSON.stringify({
-      benchmark: 'reliability', date: new Date().toISOString(), seed: SEED, tasksPerSkillAndApp: PER_SKILL,
-      overall: { tasks: results.length, succeeded, successRate: results.length ? round(succeeded / results.length) : null },
-      apps, skills: Object.fromEntries(Object.entries(skills).sort(([a], [b]) => a.localeCompare(b))),
-      unverifiedRoots: unverified,
-      failures: results.filter((r) => !r.ok).map(({ id, why, failingSkill: f }) => ({ id, why, failingSkill: f })),
-    }, null, 2));
+    console.log(
+      JSON.stringify(
+        {
+          benchmark: 'reliability',
+          date: new Date().toISOString(),
+          seed: SEED,
+          tasksPerSkillAndApp: PER_SKILL,
+          overall: { tasks: results.length, succeeded, successRate: results.length ? round(succeeded / results.length) : null },
+          apps,
+          skills: Object.fromEntries(Object.entries(skills).sort(([a], [b]) => a.localeCompare(b))),
+          unverifiedRoots: unverified,
+          failures: results.filter((r) => !r.ok).map(({ id, why, failingSkill: f }) => ({ id, why, failingSkill: f })),
+        },
+        null,
+        2,
+      ),
+    );
   } finally {
     core.close();
     rmSync(files, { recursive: true, force: true });

@@ -11,11 +11,22 @@ import { loadLibrary } from '../src/main/services/library/YamlLibraryLoader';
 import { HybridRetriever, skillCards, type SkillCard } from '../src/main/services/retrieval';
 import { seededRandom } from '../src/shared/skill';
 
-interface QuerySet { queries: { query: string; expected: string }[] }
+interface QuerySet {
+  queries: { query: string; expected: string }[];
+}
 
-const VERBS = 'open close save create delete rename move copy paste print export import search find replace sort filter send reply forward archive play pause stop record zoom rotate crop resize insert format align share upload download sync schedule remind start set enable disable toggle mute show hide pin unpin mark flag merge split compress extract convert translate attach refresh reload clear reset undo redo duplicate lock unlock'.split(' ');
-const NOUNS = 'document file folder message email contact event meeting photo image video song playlist tab window bookmark page row column cell chart table slide note task timer alarm calendar invoice report comment thread channel project ticket branch commit issue album track podcast subtitle layer brush palette font style margin header footer link cookie download history password account profile printer scanner device volume brightness'.split(' ');
-const ADJ = 'current selected new old recent shared private public first last next previous main default favourite archived pending draft final weekly monthly'.split(' ');
+const VERBS =
+  'open close save create delete rename move copy paste print export import search find replace sort filter send reply forward archive play pause stop record zoom rotate crop resize insert format align share upload download sync schedule remind start set enable disable toggle mute show hide pin unpin mark flag merge split compress extract convert translate attach refresh reload clear reset undo redo duplicate lock unlock'.split(
+    ' ',
+  );
+const NOUNS =
+  'document file folder message email contact event meeting photo image video song playlist tab window bookmark page row column cell chart table slide note task timer alarm calendar invoice report comment thread channel project ticket branch commit issue album track podcast subtitle layer brush palette font style margin header footer link cookie download history password account profile printer scanner device volume brightness'.split(
+    ' ',
+  );
+const ADJ =
+  'current selected new old recent shared private public first last next previous main default favourite archived pending draft final weekly monthly'.split(
+    ' ',
+  );
 
 /** Synthetic app-only skills with English-like intents that share vocabulary with the real ones. */
 function syntheticCards(n: number, seed = 42): SkillCard[] {
@@ -28,7 +39,10 @@ function syntheticCards(n: number, seed = 42): SkillCard[] {
     const noun = pick(NOUNS);
     const adj = pick(ADJ);
     cards.push({
-      ref: `${app}.${verb}_${adj}_${noun}_${i}`, kind: 'app_skill', apps: [app], args: {},
+      ref: `${app}.${verb}_${adj}_${noun}_${i}`,
+      kind: 'app_skill',
+      apps: [app],
+      args: {},
       description: `${verb[0]!.toUpperCase()}${verb.slice(1)} the ${adj} ${noun} in ${app}.`,
       intents: [`${verb} the ${adj} ${noun}`, `${pick(VERBS)} ${noun} ${pick(['now', 'quickly', 'again', 'for me', 'please'])}`],
     });
@@ -62,9 +76,13 @@ async function measure(retriever: HybridRetriever, set: QuerySet, repeat: number
   times.sort((a, b) => a - b);
   const round = (x: number) => Number(x.toFixed(3));
   return {
-    cards: retriever.cards.length, queries: set.queries.length, samples: times.length,
+    cards: retriever.cards.length,
+    queries: set.queries.length,
+    samples: times.length,
     latencyMs: { p50: round(percentile(times, 50)), p95: round(percentile(times, 95)), max: round(times.at(-1)!) },
-    recallAt5: round(hitsAt5 / set.queries.length), recallAt1: round(hitsAt1 / set.queries.length), misses,
+    recallAt5: round(hitsAt5 / set.queries.length),
+    recallAt1: round(hitsAt1 / set.queries.length),
+    misses,
   };
 }
 
@@ -90,11 +108,25 @@ async function main() {
   const bigBuildMs = performance.now() - t0;
   const bigResult = await measure(big, set, Math.max(1, Math.ceil(repeat / 2)));
 
-  console.log(JSON.stringify({
-    bench: 'retrieval', retriever: 'lexical (minisearch BM25+, per-intent documents)', node: process.version, cpus: (await import('node:os')).cpus().length,
-    shipped: { ...shippedResult, buildMs: Number(shippedBuildMs.toFixed(1)) },
-    synthetic: { added: synthetic, ...bigResult, buildMs: Number(bigBuildMs.toFixed(1)), heapMB: Math.round(process.memoryUsage().heapUsed / 1e6) },
-  }, null, 2));
+  console.log(
+    JSON.stringify(
+      {
+        bench: 'retrieval',
+        retriever: 'lexical (minisearch BM25+, per-intent documents)',
+        node: process.version,
+        cpus: (await import('node:os')).cpus().length,
+        shipped: { ...shippedResult, buildMs: Number(shippedBuildMs.toFixed(1)) },
+        synthetic: {
+          added: synthetic,
+          ...bigResult,
+          buildMs: Number(bigBuildMs.toFixed(1)),
+          heapMB: Math.round(process.memoryUsage().heapUsed / 1e6),
+        },
+      },
+      null,
+      2,
+    ),
+  );
 }
 
 void main();

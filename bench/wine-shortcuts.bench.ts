@@ -38,7 +38,8 @@ async function trial(variant: 'at_once' | 'paced', core: Awaited<ReturnType<type
   try {
     for (let i = 0; i < TRIALS; i++) {
       killApps('[n]otepad.exe');
-      if ((await core.runSkill({ skill: 'TextEditor.new_document', app: 'wine-notepad' })).status !== 'succeeded') throw new Error('Wine Notepad did not start');
+      if ((await core.runSkill({ skill: 'TextEditor.new_document', app: 'wine-notepad' })).status !== 'succeeded')
+        throw new Error('Wine Notepad did not start');
       await core.runSkill({ skill: 'TextEditor.type_text', app: 'wine-notepad', args: { text: 'x' } });
       await desktop.input.hotkey(['Alt', 'F4']);
       await new Promise((r) => setTimeout(r, 1500));
@@ -60,7 +61,19 @@ async function main() {
   const core = await createNodeCore({ dataDir: mkdtempSync(join(tmpdir(), 'skilldesk-bench-shortcuts-')), interactive: false });
   try {
     const variants = [await trial('at_once', core), await trial('paced', core)];
-    console.log(JSON.stringify({ benchmark: 'wine-shortcuts', date: new Date().toISOString(), shortcut: 'Alt+F4 on modified Wine Notepad', chordDelayMs: defaultPace('notepad.exe.Notepad.exe').chordDelayMs, variants }, null, 2));
+    console.log(
+      JSON.stringify(
+        {
+          benchmark: 'wine-shortcuts',
+          date: new Date().toISOString(),
+          shortcut: 'Alt+F4 on modified Wine Notepad',
+          chordDelayMs: defaultPace('notepad.exe.Notepad.exe').chordDelayMs,
+          variants,
+        },
+        null,
+        2,
+      ),
+    );
   } finally {
     killApps('[n]otepad.exe');
     core.close();

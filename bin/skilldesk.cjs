@@ -22,7 +22,9 @@ function newestMtime(dir) {
 const haveSource = existsSync(source);
 const buildIsFresh = existsSync(built) && (!haveSource || statSync(built).mtimeMs >= newestMtime(join(root, 'src')));
 if (buildIsFresh) {
-  require(built).main(process.argv.slice(2)).then((code) => process.exit(code));
+  require(built)
+    .main(process.argv.slice(2))
+    .then((code) => process.exit(code));
 } else if (haveSource) {
   const tsx = require.resolve('tsx/cli', { paths: [root] });
   const r = spawnSync(process.execPath, [tsx, source, ...process.argv.slice(2)], { stdio: 'inherit' });

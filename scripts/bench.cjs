@@ -11,7 +11,9 @@ const { startDesktop, stopDesktop } = require('./desktop-env.cjs');
 
 const root = join(__dirname, '..');
 const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-const available = readdirSync(join(root, 'bench')).filter((f) => f.endsWith('.bench.ts')).map((f) => f.replace(/\.bench\.ts$/, ''));
+const available = readdirSync(join(root, 'bench'))
+  .filter((f) => f.endsWith('.bench.ts'))
+  .map((f) => f.replace(/\.bench\.ts$/, ''));
 const NEEDS_DESKTOP = new Set(['executor', 'reliability', 'wine-shortcuts']);
 
 const asked = process.argv.slice(2);
@@ -34,7 +36,13 @@ try {
     if (NEEDS_DESKTOP.has(name) && !process.env.DISPLAY && !desktopEnv) desktopEnv = startDesktop();
     process.stderr.write(`bench: ${name}...\n`);
     const env = { ...process.env, ...(NEEDS_DESKTOP.has(name) ? desktopEnv : {}) };
-    const r = spawnSync(process.execPath, [tsx, join('bench', `${name}.bench.ts`)], { cwd: root, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 << 20 });
+    const r = spawnSync(process.execPath, [tsx, join('bench', `${name}.bench.ts`)], {
+      cwd: root,
+      env,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+      maxBuffer: 64 << 20,
+    });
     if (r.status !== 0) {
       process.stderr.write(`bench: ${name} exited ${r.status ?? r.signal}\n`);
       failed += 1;

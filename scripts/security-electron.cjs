@@ -31,28 +31,49 @@ function keepScannerOffline() {
 }
 
 (async () => {
-  const r = await scan({
-    input: join(root, 'src'), isRelative: true, isVerbose: true, customScan: [], parserPlugins: [],
-    // This check needs Electron's release list from the internet, which the scan does not reach
-    // (the Electron version in use is pinned by package-lock.json and upgraded deliberately).
-    excludeFromScan: ['AvailableSecurityFixesGlobalCheck'],
-    electronVersionOverride: electronVersion,
-  }, false);
+  const r = await scan(
+    {
+      input: join(root, 'src'),
+      isRelative: true,
+      isVerbose: true,
+      customScan: [],
+      parserPlugins: [],
+      // This check needs Electron's release list from the internet, which the scan does not reach
+      // (the Electron version in use is pinned by package-lock.json and upgraded deliberately).
+      excludeFromScan: ['AvailableSecurityFixesGlobalCheck'],
+      electronVersionOverride: electronVersion,
+    },
+    false,
+  );
   const findings = r.issues.map((i) => ({
-    id: i.id, severity: i.severity.name, confidence: i.confidence.name, file: i.file, line: i.location.line,
-    manualReview: Boolean(i.manualReview), description: i.description,
+    id: i.id,
+    severity: i.severity.name,
+    confidence: i.confidence.name,
+    file: i.file,
+    line: i.location.line,
+    manualReview: Boolean(i.manualReview),
+    description: i.description,
   }));
   const isAccepted = (f) => accepted.some((a) => a.id === f.id && a.file === f.file);
   const blocking = findings.filter((f) => (f.severity === 'HIGH' || f.severity === 'MEDIUM') && !isAccepted(f));
   mkdirSync(join(root, 'test-results'), { recursive: true });
-  writeFileSync(join(root, 'test-results', 'electronegativity.json'), JSON.stringify({ electronVersion, checks: r.globalChecks + r.atomicChecks, parseErrors: r.errors, findings }, null, 2));
-  console.log(`Electronegativity: ${r.globalChecks + r.atomicChecks} checks over src/ (Electron ${electronVersion}), ${r.errors.length} parse error(s)`);
+  writeFileSync(
+    join(root, 'test-results', 'electronegativity.json'),
+    JSON.stringify({ electronVersion, checks: r.globalChecks + r.atomicChecks, parseErrors: r.errors, findings }, null, 2),
+  );
+  console.log(
+    `Electronegativity: ${r.globalChecks + r.atomicChecks} checks over src/ (Electron ${electronVersion}), ${r.errors.length} parse error(s)`,
+  );
   for (const f of findings) {
-    console.log(`  ${f.severity.padEnd(13)} ${f.confidence.padEnd(9)} ${f.id.padEnd(28)} ${f.file}:${f.line}  ${isAccepted(f) ? 'explained in docs/security.md' : f.severity === 'LOW' || f.severity === 'INFORMATIONAL' ? 'low' : 'NOT EXPLAINED'}`);
+    console.log(
+      `  ${f.severity.padEnd(13)} ${f.confidence.padEnd(9)} ${f.id.padEnd(28)} ${f.file}:${f.line}  ${isAccepted(f) ? 'explained in docs/security.md' : f.severity === 'LOW' || f.severity === 'INFORMATIONAL' ? 'low' : 'NOT EXPLAINED'}`,
+    );
   }
   if (r.errors.length) console.log(`  files the scanner could not parse: ${r.errors.map((e) => e.file).join(', ')}`);
   if (blocking.length) {
-    console.error(`${blocking.length} high/medium finding(s) without an explanation: fix them, or explain them in docs/security.md and scripts/electronegativity-accepted.json.`);
+    console.error(
+      `${blocking.length} high/medium finding(s) without an explanation: fix them, or explain them in docs/security.md and scripts/electronegativity-accepted.json.`,
+    );
     process.exit(1);
   }
 })().catch((err) => {

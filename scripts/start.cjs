@@ -32,7 +32,11 @@ function ensureBuilt() {
   const fresh = outputs.every(existsSync) && (!existsSync(src) || Math.min(...outputs.map((p) => statSync(p).mtimeMs)) >= newestMtime(src));
   if (fresh) return;
   process.stderr.write('Building SkillDesk (electron-vite build)...\n');
-  const r = spawnSync(process.execPath, [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build', '--logLevel', 'error'], { cwd: root, stdio: 'inherit' });
+  const r = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build', '--logLevel', 'error'],
+    { cwd: root, stdio: 'inherit' },
+  );
   if (r.status !== 0) {
     process.stderr.write('The build failed; fix the errors above and run `npm start` again.\n');
     process.exit(r.status ?? 1);
@@ -55,7 +59,11 @@ function electronBinary() {
   const r = spawnSync(process.execPath, [join(dir, 'install.js')], { cwd: dir, encoding: 'utf8', timeout: 180_000 });
   exe = locate();
   if (exe) return { exe };
-  const why = `${r.stderr || r.stdout || ''}`.split('\n').map((l) => l.trim()).find((l) => /error|ENOTFOUND|EAI_AGAIN|ECONN|403|404/i.test(l)) || `exit code ${r.status}`;
+  const why =
+    `${r.stderr || r.stdout || ''}`
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => /error|ENOTFOUND|EAI_AGAIN|ECONN|403|404/i.test(l)) || `exit code ${r.status}`;
   return { error: `Electron's binary is missing and its installer could not fetch it (${why.slice(0, 160)})` };
 }
 
@@ -71,17 +79,30 @@ function electronSqliteBinding() {
   if (existsSync(binding)) return { binding };
   rmSync(base, { recursive: true, force: true });
   mkdirSync(join(base, 'node_modules'), { recursive: true });
-  cpSync(join(root, 'node_modules', 'better-sqlite3'), join(base, 'node_modules', 'better-sqlite3'), { recursive: true, dereference: true });
+  cpSync(join(root, 'node_modules', 'better-sqlite3'), join(base, 'node_modules', 'better-sqlite3'), {
+    recursive: true,
+    dereference: true,
+  });
   // Drop the copied Node build so that a binding present afterwards is the Electron one.
   rmSync(join(base, 'node_modules', 'better-sqlite3', 'build'), { recursive: true, force: true });
   const dep = JSON.parse(readFileSync(join(root, 'node_modules', 'better-sqlite3', 'package.json'), 'utf8'));
-  writeFileSync(join(base, 'package.json'), JSON.stringify({ name: 'skilldesk-electron-natives', private: true, dependencies: { 'better-sqlite3': dep.version } }));
+  writeFileSync(
+    join(base, 'package.json'),
+    JSON.stringify({ name: 'skilldesk-electron-natives', private: true, dependencies: { 'better-sqlite3': dep.version } }),
+  );
   // @electron/rebuild comes with electron-builder; its CLI file is not in the package's exports map.
   const rebuild = join(root, 'node_modules', '@electron', 'rebuild', 'lib', 'cli.js');
   if (!existsSync(rebuild)) return { error: 'better-sqlite3 could not be built for Electron (@electron/rebuild is not installed)' };
-  const r = spawnSync(process.execPath, [rebuild, '--version', version, '--module-dir', base, '--only', 'better-sqlite3', '--force'], { cwd: base, encoding: 'utf8', timeout: 600_000 });
+  const r = spawnSync(process.execPath, [rebuild, '--version', version, '--module-dir', base, '--only', 'better-sqlite3', '--force'], {
+    cwd: base,
+    encoding: 'utf8',
+    timeout: 600_000,
+  });
   if (existsSync(binding) && r.status === 0) return { binding };
-  const lines = `${r.stderr || ''}\n${r.stdout || ''}`.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('at '));
+  const lines = `${r.stderr || ''}\n${r.stdout || ''}`
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('at '));
   const why = lines.some((l) => /network connectivity|ENOTFOUND|EAI_AGAIN|ECONNREFUSED/i.test(l))
     ? "Electron's headers could not be downloaded: no network"
     : lines.find((l) => /^Error:/.test(l)) || `exit code ${r.status}`;

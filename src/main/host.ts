@@ -49,20 +49,32 @@ export async function startHost(options: HostOptions): Promise<Host> {
   const hub = new EventHub();
   // The broker asks the server how many pages are connected; the server is built after the core.
   const clients = { count: (): number => 0 };
-  const prompts = new PromptBroker({ hub, connectedClients: () => clients.count(), ...(options.promptTimeoutMs && { maxTimeoutMs: options.promptTimeoutMs }) });
+  const prompts = new PromptBroker({
+    hub,
+    connectedClients: () => clients.count(),
+    ...(options.promptTimeoutMs && { maxTimeoutMs: options.promptTimeoutMs }),
+  });
   const permissions = wirePermissions({ dataDir: options.dataDir, prompter: prompts });
-  const core = await createNodeCore({ dataDir: options.dataDir, interactive: false, overrides: { createMediator: permissions.createMediator } });
+  const core = await createNodeCore({
+    dataDir: options.dataDir,
+    interactive: false,
+    overrides: { createMediator: permissions.createMediator },
+  });
   const api = new CoreApiAdapter({ core, db: core.db!, version: packageVersion(), sessionGrants: permissions.sessionGrants });
   const dispatcher = new Dispatcher({ core: api, hub, mode: 'host', prompts });
   const server = await startHostServer({
-    dispatcher, hub,
+    dispatcher,
+    hub,
     rendererDir: options.rendererDir ?? join(packageRoot(), 'out', 'renderer'),
     ...(options.port !== undefined && { port: options.port }),
     ...(options.token && { token: options.token }),
   });
   clients.count = () => server.clients();
   return {
-    server, core, dispatcher, prompts,
+    server,
+    core,
+    dispatcher,
+    prompts,
     close: async () => {
       dispatcher.stop();
       await server.close();
@@ -78,7 +90,8 @@ async function main(argv: string[]): Promise<void> {
     return i >= 0 ? argv[i + 1] : undefined;
   };
   const port = flag('--port') ? Number(flag('--port')) : 0;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Expected --port to be an integer 0-65535, got \`${flag('--port')}\``);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`Expected --port to be an integer 0-65535, got \`${flag('--port')}\``);
   const host = await startHost({ dataDir: flag('--data-dir') ?? defaultDataDir(), port });
   process.stdout.write(`SkillDesk host mode: open ${host.server.url}\n(127.0.0.1 only; the token in the URL is required. Ctrl+C stops.)\n`);
   const stop = (): void => {

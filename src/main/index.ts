@@ -7,7 +7,16 @@ import { wirePermissions } from './bridge/permissionsWiring';
 import { createNodeCore } from './core/createNodeCore';
 import { packageRoot } from './core/paths';
 import { packageVersion } from './host';
-import { builtPaths, claimSingleInstance, createMainWindow, createTray, hardenSession, NativeDialogPrompter, registerEmergencyStop, registerIpc } from './platform';
+import {
+  builtPaths,
+  claimSingleInstance,
+  createMainWindow,
+  createTray,
+  hardenSession,
+  NativeDialogPrompter,
+  registerEmergencyStop,
+  registerIpc,
+} from './platform';
 import { defaultDataDir } from './services/store';
 
 /**
@@ -31,7 +40,12 @@ async function main(): Promise<void> {
   const hub = new EventHub();
   const prompter = new NativeDialogPrompter(() => window);
   const permissions = wirePermissions({ dataDir, prompter });
-  const core = await createNodeCore({ dataDir, interactive: false, ...(nativeBinding && { nativeBinding }), overrides: { createMediator: permissions.createMediator } });
+  const core = await createNodeCore({
+    dataDir,
+    interactive: false,
+    ...(nativeBinding && { nativeBinding }),
+    overrides: { createMediator: permissions.createMediator },
+  });
   const api = new CoreApiAdapter({ core, db: core.db!, version: packageVersion(), sessionGrants: permissions.sessionGrants });
   const dispatcher = new Dispatcher({ core: api, hub, mode: 'electron' });
 
@@ -48,7 +62,8 @@ async function main(): Promise<void> {
     window?.focus();
   };
   const stopAll = (): void => void dispatcher.stop();
-  if (!registerEmergencyStop(stopAll)) console.warn('SkillDesk: the emergency-stop shortcut is taken by another program; use Stop all in the window or tray.');
+  if (!registerEmergencyStop(stopAll))
+    console.warn('SkillDesk: the emergency-stop shortcut is taken by another program; use Stop all in the window or tray.');
   const tray = createTray(trayIcon, { show, stopAll });
   hub.subscribe((event, payload) => {
     if (event === 'app:status') tray.update(payload as Parameters<typeof tray.update>[0]);

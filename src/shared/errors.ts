@@ -15,7 +15,7 @@ export function describeValue(value: unknown): string {
   const type = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
   let shown: string;
   try {
-    shown = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+    shown = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   } catch {
     shown = String(value);
   }

@@ -82,7 +82,10 @@ describe('src/renderer in host mode (Chromium, real core and store)', () => {
       await page.waitForSelector('tr.step', { timeout: 30_000 });
       if (attempt === 1) await s.screenshot('run-live');
       await page.waitForSelector('.trajectory:not([data-status=running])', { timeout: 110_000 });
-      outcome = { status: await page.getAttribute('.trajectory', 'data-status'), errors: await page.$$eval('.error-box', (xs) => xs.map((x) => x.textContent)) };
+      outcome = {
+        status: await page.getAttribute('.trajectory', 'data-status'),
+        errors: await page.$$eval('.error-box', (xs) => xs.map((x) => x.textContent)),
+      };
       if (outcome.status === 'succeeded') break;
       spawnSync('import', ['-window', 'root', join(SCREENS_DIR, `run-failure-${attempt}-desktop.png`)]);
       console.warn(`e2e run attempt ${attempt} ended ${outcome.status}: ${outcome.errors.join('; ')}`);
@@ -142,20 +145,27 @@ describe('src/renderer in host mode (Chromium, real core and store)', () => {
     await page.click('.side button.primary:has-text("Test run")');
     // The edited copy is saved as a community skill, so its sensitive steps ask first: allow them.
     let prompts = 0;
-    await expect.poll(async () => {
-      if (await page.$('.modal[role=alertdialog]')) {
-        prompts++;
-        if (prompts === 1) await s.screenshot('editor-test-run-prompt');
-        await page.click('.modal button:has-text("Allow once")');
-      }
-      // Not page.getAttribute: it waits up to 30 s for the element, while a prompt that appeared
-      // meanwhile would sit unanswered; each poll looks once and moves on.
-      const status = await (await page.$('[data-test-status]'))?.getAttribute('data-test-status');
-      // Without a status the run did not start: show the editor's error instead of `undefined`.
-      return status ?? `no status; error box: ${JSON.stringify(await page.$$eval('.error-box', (xs) => xs.map((x) => x.textContent)))}`;
-    }, { timeout: 60_000, interval: 250 }).toBe('succeeded');
+    await expect
+      .poll(
+        async () => {
+          if (await page.$('.modal[role=alertdialog]')) {
+            prompts++;
+            if (prompts === 1) await s.screenshot('editor-test-run-prompt');
+            await page.click('.modal button:has-text("Allow once")');
+          }
+          // Not page.getAttribute: it waits up to 30 s for the element, while a prompt that appeared
+          // meanwhile would sit unanswered; each poll looks once and moves on.
+          const status = await (await page.$('[data-test-status]'))?.getAttribute('data-test-status');
+          // Without a status the run did not start: show the editor's error instead of `undefined`.
+          return status ?? `no status; error box: ${JSON.stringify(await page.$$eval('.error-box', (xs) => xs.map((x) => x.textContent)))}`;
+        },
+        { timeout: 60_000, interval: 250 },
+      )
+      .toBe('succeeded');
     expect(prompts).toBeGreaterThan(0);
-    expect(await page.$$eval('.gnode.visited', (xs) => xs.map((x) => x.getAttribute('data-node-id')))).toEqual(expect.arrayContaining(['focus', 'dialog', 'saved']));
+    expect(await page.$$eval('.gnode.visited', (xs) => xs.map((x) => x.getAttribute('data-node-id')))).toEqual(
+      expect.arrayContaining(['focus', 'dialog', 'saved']),
+    );
     await s.screenshot('editor-test-run');
   });
 
@@ -212,9 +222,14 @@ describe('src/renderer in host mode (Chromium, real core and store)', () => {
   it('shows the library, the composition graph and the settings without page errors', async () => {
     const { page } = s;
     // Figures of the reliability benchmark, where the data folder has them, show per skill.
-    writeFileSync(join(s.dataDir, 'reliability.json'), JSON.stringify({
-      benchmark: 'reliability', date: new Date().toISOString(), skills: { 'mousepad.save_as': { runs: 5, succeeded: 4, successRate: 0.8 } },
-    }));
+    writeFileSync(
+      join(s.dataDir, 'reliability.json'),
+      JSON.stringify({
+        benchmark: 'reliability',
+        date: new Date().toISOString(),
+        skills: { 'mousepad.save_as': { runs: 5, succeeded: 4, successRate: 0.8 } },
+      }),
+    );
     await page.click('[data-screen=library]');
     await page.click('button:has-text("Reload library")');
     await page.fill('input[aria-label="search skills"]', 'save the document under a new name');

@@ -6,7 +6,9 @@ export interface FakeCall {
 }
 
 /** A scriptable desktop for unit tests: records every call; windows and files are plain data tests change. */
-export function fakeDesktop(init: { windows?: WindowInfo[]; files?: Record<string, string>; onLaunch?: (cmd: string) => WindowInfo | undefined } = {}) {
+export function fakeDesktop(
+  init: { windows?: WindowInfo[]; files?: Record<string, string>; onLaunch?: (cmd: string) => WindowInfo | undefined } = {},
+) {
   const calls: FakeCall[] = [];
   const windows: WindowInfo[] = [...(init.windows ?? [])];
   const files = new Map(Object.entries(init.files ?? {}));

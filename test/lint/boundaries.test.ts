@@ -9,12 +9,16 @@ async function lint(file: string, code: string): Promise<string[]> {
 
 describe('eslint.config.mjs', () => {
   it('rejects Node built-ins and electron in src/shared', async () => {
-    expect(await lint('src/shared/x.ts', "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;\n")).toEqual([expect.stringContaining('src/shared is pure TypeScript: no Node built-ins.')]);
+    expect(await lint('src/shared/x.ts', "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;\n")).toEqual([
+      expect.stringContaining('src/shared is pure TypeScript: no Node built-ins.'),
+    ]);
     expect(await lint('src/shared/x.ts', "import { app } from 'electron';\nexport const a = app;\n")).toHaveLength(1);
   });
 
   it('rejects main-process code and native modules in the renderer', async () => {
-    expect(await lint('src/renderer/src/x.ts', "import { Core } from '../../main/core/Core';\nexport const a = Core;\n")).toEqual([expect.stringContaining('The renderer talks to main only through the typed bridge.')]);
+    expect(await lint('src/renderer/src/x.ts', "import { Core } from '../../main/core/Core';\nexport const a = Core;\n")).toEqual([
+      expect.stringContaining('The renderer talks to main only through the typed bridge.'),
+    ]);
     expect(await lint('src/renderer/src/x.ts', "import Database from 'better-sqlite3';\nexport const a = Database;\n")).toHaveLength(1);
   });
 

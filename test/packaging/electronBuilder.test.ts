@@ -5,17 +5,25 @@ import { parse } from 'yaml';
 
 const ROOT = join(__dirname, '..', '..');
 
-interface Target { target: string; arch: string[] }
+interface Target {
+  target: string;
+  arch: string[];
+}
 
 describe('electron-builder.yml', () => {
   const config = parse(readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8')) as {
-    asar: boolean; asarUnpack: string[]; files: string[];
-    win: { icon: string; target: Target[] }; linux: { icon: string; target: Target[] };
+    asar: boolean;
+    asarUnpack: string[];
+    files: string[];
+    win: { icon: string; target: Target[] };
+    linux: { icon: string; target: Target[] };
   };
 
-  it('passes electron-builder\'s own schema', async () => {
+  it("passes electron-builder's own schema", async () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { validateConfiguration } = require('app-builder-lib/out/util/config/config') as { validateConfiguration: (c: unknown, l: unknown) => Promise<void> };
+    const { validateConfiguration } = require('app-builder-lib/out/util/config/config') as {
+      validateConfiguration: (c: unknown, l: unknown) => Promise<void>;
+    };
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { DebugLogger } = require('builder-util/out/DebugLogger') as { DebugLogger: new (enabled: boolean) => unknown };
     await expect(validateConfiguration(config, new DebugLogger(false))).resolves.toBeUndefined();
@@ -23,13 +31,18 @@ describe('electron-builder.yml', () => {
   });
 
   it('builds an x64 NSIS installer and a portable exe for Windows, and an AppImage for Linux', () => {
-    expect(config.win.target).toEqual([{ target: 'nsis', arch: ['x64'] }, { target: 'portable', arch: ['x64'] }]);
+    expect(config.win.target).toEqual([
+      { target: 'nsis', arch: ['x64'] },
+      { target: 'portable', arch: ['x64'] },
+    ]);
     expect(config.linux.target.map((t) => t.target)).toEqual(['AppImage']);
   });
 
   it('packs into asar with the native modules unpacked', () => {
     expect(config.asar).toBe(true);
-    expect(config.asarUnpack).toEqual(expect.arrayContaining(['node_modules/better-sqlite3/**', 'node_modules/@nut-tree-fork/**', '**/*.node']));
+    expect(config.asarUnpack).toEqual(
+      expect.arrayContaining(['node_modules/better-sqlite3/**', 'node_modules/@nut-tree-fork/**', '**/*.node']),
+    );
   });
 
   it('ships the built app, the skill library and icons that exist', () => {

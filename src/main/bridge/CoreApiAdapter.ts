@@ -35,8 +35,12 @@ export class CoreApiAdapter implements CoreApi {
   async info() {
     const desktop: 'available' | 'unavailable' = process.platform !== 'linux' || process.env.DISPLAY ? 'available' : 'unavailable';
     return {
-      version: this.o.version, platform: process.platform, sessionId: this.o.core.sessionId,
-      dataDir: this.o.core.options.dataDir, userSkillsDir: this.o.core.userSkillsDir, desktop,
+      version: this.o.version,
+      platform: process.platform,
+      sessionId: this.o.core.sessionId,
+      dataDir: this.o.core.options.dataDir,
+      userSkillsDir: this.o.core.userSkillsDir,
+      desktop,
     };
   }
 
@@ -78,8 +82,13 @@ export class CoreApiAdapter implements CoreApi {
 
   async runSkill(r: Parameters<CoreApi['runSkill']>[0]) {
     return this.o.core.runSkill({
-      skill: r.skill, args: r.args, dryRun: r.dryRun, signal: r.signal, screenshotEveryStep: r.screenshotEveryStep,
-      onEvent: (e) => r.onEvent(e as RunEventView), ...(r.app && { app: r.app }),
+      skill: r.skill,
+      args: r.args,
+      dryRun: r.dryRun,
+      signal: r.signal,
+      screenshotEveryStep: r.screenshotEveryStep,
+      onEvent: (e) => r.onEvent(e as RunEventView),
+      ...(r.app && { app: r.app }),
     });
   }
 
@@ -99,7 +108,10 @@ export class CoreApiAdapter implements CoreApi {
     const root = await realpath(join(this.o.core.options.dataDir, 'screenshots')).catch(() => undefined);
     const file = await realpath(path).catch(() => undefined);
     if (!root || !file || !file.startsWith(root + sep) || !file.endsWith('.png')) {
-      throw new SkillDeskError('runs.screenshot_refused', `Expected a step screenshot inside the data folder's screenshots, got \`${path}\``);
+      throw new SkillDeskError(
+        'runs.screenshot_refused',
+        `Expected a step screenshot inside the data folder's screenshots, got \`${path}\``,
+      );
     }
     return readFile(file);
   }
@@ -110,7 +122,13 @@ export class CoreApiAdapter implements CoreApi {
 
   async listGrants(): Promise<GrantView[]> {
     const persistent = listGrants(this.o.db, { state: 'active' }).map((g): GrantView => ({
-      id: `p${g.id}`, scope: 'persistent', skillId: g.skillId, capability: g.capability, constraints: g.constraints, grantedAt: g.grantedAt, expiresAt: g.expiresAt,
+      id: `p${g.id}`,
+      scope: 'persistent',
+      skillId: g.skillId,
+      capability: g.capability,
+      constraints: g.constraints,
+      grantedAt: g.grantedAt,
+      expiresAt: g.expiresAt,
     }));
     return [...(this.o.sessionGrants?.list() ?? []), ...persistent];
   }
@@ -123,16 +141,33 @@ export class CoreApiAdapter implements CoreApi {
 
   async listAudit(q: z.output<typeof AuditQuery>): Promise<AuditView[]> {
     // The store lists oldest first; the table shows the newest `limit` rows that match, newest first.
-    const rows = listAudit(this.o.db, { limit: AUDIT_SCAN_LIMIT, ...(q.since !== undefined && { since: q.since }), ...(q.skill && { skill: q.skill }) });
+    const rows = listAudit(this.o.db, {
+      limit: AUDIT_SCAN_LIMIT,
+      ...(q.since !== undefined && { since: q.since }),
+      ...(q.skill && { skill: q.skill }),
+    });
     const text = q.text?.toLowerCase();
     return rows
       .filter((r) => !q.decision || r.decision === q.decision)
-      .filter((r) => !text || [r.capability, r.target, r.reason, r.skillId, r.policySource, r.answer].some((v) => v?.toLowerCase().includes(text)))
+      .filter(
+        (r) =>
+          !text || [r.capability, r.target, r.reason, r.skillId, r.policySource, r.answer].some((v) => v?.toLowerCase().includes(text)),
+      )
       .slice(-q.limit)
       .reverse()
       .map((r) => ({
-        id: r.id, ts: r.ts, sessionId: r.sessionId, runId: r.runId, skillId: r.skillId, nodeId: r.nodeId, capability: r.capability,
-        target: r.target, decision: r.decision, answer: r.answer, reason: r.reason, policySource: r.policySource,
+        id: r.id,
+        ts: r.ts,
+        sessionId: r.sessionId,
+        runId: r.runId,
+        skillId: r.skillId,
+        nodeId: r.nodeId,
+        capability: r.capability,
+        target: r.target,
+        decision: r.decision,
+        answer: r.answer,
+        reason: r.reason,
+        policySource: r.policySource,
       }));
   }
 

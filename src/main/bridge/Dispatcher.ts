@@ -1,4 +1,19 @@
-import { contract, fail, isChannel, ok, toIpcError, type Channel, type CoreApi, type IpcResult, type RequestOf, type ResponseOf, type RunEventView, type RunResultView, type ShellMode, type StatusView } from '../../shared/ipc';
+import {
+  contract,
+  fail,
+  isChannel,
+  ok,
+  toIpcError,
+  type Channel,
+  type CoreApi,
+  type IpcResult,
+  type RequestOf,
+  type ResponseOf,
+  type RunEventView,
+  type RunResultView,
+  type ShellMode,
+  type StatusView,
+} from '../../shared/ipc';
 import type { EventHub } from './EventHub';
 import type { PromptBroker } from './PromptBroker';
 
@@ -46,13 +61,27 @@ export class Dispatcher {
         options.hub.emit('library:changed', { reason: `saved ${saved.skill.id}` });
         return saved;
       },
-      'run:start': (r) => this.start(r.skill, (signal, onEvent) => core.runSkill({
-        skill: r.skill, args: r.args, dryRun: r.dryRun, screenshotEveryStep: r.screenshots, signal, onEvent, ...(r.app && { app: r.app }),
-      })),
+      'run:start': (r) =>
+        this.start(r.skill, (signal, onEvent) =>
+          core.runSkill({
+            skill: r.skill,
+            args: r.args,
+            dryRun: r.dryRun,
+            screenshotEveryStep: r.screenshots,
+            signal,
+            onEvent,
+            ...(r.app && { app: r.app }),
+          }),
+        ),
       'run:goal': async (r) => {
-        if (!core.runGoal) throw Object.assign(new Error('The agent is not available in this build yet: pick a skill and fill its form instead.'), { code: 'agent.unavailable' });
+        if (!core.runGoal)
+          throw Object.assign(new Error('The agent is not available in this build yet: pick a skill and fill its form instead.'), {
+            code: 'agent.unavailable',
+          });
         const runGoal = core.runGoal.bind(core);
-        return this.start(`goal: ${r.goal}`, (signal, onEvent) => runGoal({ goal: r.goal, dryRun: r.dryRun, signal, onEvent, ...(r.app && { app: r.app }) }));
+        return this.start(`goal: ${r.goal}`, (signal, onEvent) =>
+          runGoal({ goal: r.goal, dryRun: r.dryRun, signal, onEvent, ...(r.app && { app: r.app }) }),
+        );
       },
       'run:stop': async (r) => ({ stopped: this.stop(r.runId) }),
       'runs:list': (r) => core.listRuns({ limit: r.limit, ...(r.skill && { skill: r.skill }) }),
@@ -61,7 +90,9 @@ export class Dispatcher {
         if (!run) throw Object.assign(new Error(`No run \`${r.id}\`; the Runs list shows the recorded ones.`), { code: 'runs.not_found' });
         return run;
       },
-      'runs:screenshot': async (r) => ({ dataUrl: `data:image/png;base64,${Buffer.from(await core.readScreenshot(r.path)).toString('base64')}` }),
+      'runs:screenshot': async (r) => ({
+        dataUrl: `data:image/png;base64,${Buffer.from(await core.readScreenshot(r.path)).toString('base64')}`,
+      }),
       'files:list': (r) => core.listDirectory(r.path, r.showHidden),
       'permissions:pending': async () => options.prompts?.list() ?? [],
       'permissions:answer': async (r) => ({ accepted: options.prompts?.answer(r.promptId, r.answer) ?? false }),
@@ -76,12 +107,20 @@ export class Dispatcher {
 
   /** Validates and handles one request; never throws. */
   async dispatch(channel: unknown, payload: unknown): Promise<IpcResult<unknown>> {
-    if (!isChannel(channel)) return fail('ipc.unknown_channel', `Expected a contract channel such as \`library:get\`, got \`${String(channel)}\``);
+    if (!isChannel(channel))
+      return fail('ipc.unknown_channel', `Expected a contract channel such as \`library:get\`, got \`${String(channel)}\``);
     const parsed = contract[channel].request.safeParse(payload ?? {});
     if (!parsed.success) {
-      const problems = parsed.error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), message: i.message }));
+      const problems = parsed.error.issues.map((i) => ({
+        path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+        message: i.message,
+      }));
       const first = problems[0]!;
-      return fail('ipc.invalid_request', `Invalid \`${channel}\` request${first.path.length ? ` at \`${first.path.join('.')}\`` : ''}: ${first.message}`, problems);
+      return fail(
+        'ipc.invalid_request',
+        `Invalid \`${channel}\` request${first.path.length ? ` at \`${first.path.join('.')}\`` : ''}: ${first.message}`,
+        problems,
+      );
     }
     try {
       const handler = this.handlers[channel] as (r: unknown) => Promise<unknown>;
@@ -107,7 +146,10 @@ export class Dispatcher {
   }
 
   /** Starts a run and answers as soon as it has an id; its progress streams as `run:event`. */
-  private start(label: string, run: (signal: AbortSignal, onEvent: (e: RunEventView) => void) => Promise<RunResultView>): Promise<{ runId: string }> {
+  private start(
+    label: string,
+    run: (signal: AbortSignal, onEvent: (e: RunEventView) => void) => Promise<RunResultView>,
+  ): Promise<{ runId: string }> {
     const controller = new AbortController();
     const job: Job = { controller, skillId: label, startedAt: Date.now() };
     let runId: string | undefined;
@@ -122,24 +164,41 @@ export class Dispatcher {
         }
         this.options.hub.emit('run:event', e);
       };
-      run(controller.signal, onEvent).then(
-        (result) => {
-          // Finished without starting: the skill, app or arguments were refused; say why to the caller.
-          if (!runId) reject(Object.assign(new Error(result.error?.message ?? `The run ended ${result.status} before its first step.`), { code: result.error?.code ?? 'run.not_started' }));
-        },
-        (err: unknown) => {
-          if (!runId) reject(err);
-          else this.options.hub.emit('run:event', { type: 'run_finished', result: failedResult(runId, job, err) });
-        },
-      ).finally(() => {
-        if (runId) this.jobs.delete(runId);
-        this.options.hub.emit('app:status', this.status());
-      });
+      run(controller.signal, onEvent)
+        .then(
+          (result) => {
+            // Finished without starting: the skill, app or arguments were refused; say why to the caller.
+            if (!runId)
+              reject(
+                Object.assign(new Error(result.error?.message ?? `The run ended ${result.status} before its first step.`), {
+                  code: result.error?.code ?? 'run.not_started',
+                }),
+              );
+          },
+          (err: unknown) => {
+            if (!runId) reject(err);
+            else this.options.hub.emit('run:event', { type: 'run_finished', result: failedResult(runId, job, err) });
+          },
+        )
+        .finally(() => {
+          if (runId) this.jobs.delete(runId);
+          this.options.hub.emit('app:status', this.status());
+        });
     });
   }
 }
 
 function failedResult(runId: string, job: Job, err: unknown): RunResultView {
   const e = toIpcError(err);
-  return { runId, status: 'failed', skillId: job.skillId, args: {}, error: { code: e.code, message: e.message }, steps: [], startedAt: job.startedAt, endedAt: Date.now(), dryRun: false };
+  return {
+    runId,
+    status: 'failed',
+    skillId: job.skillId,
+    args: {},
+    error: { code: e.code, message: e.message },
+    steps: [],
+    startedAt: job.startedAt,
+    endedAt: Date.now(),
+    dryRun: false,
+  };
 }

@@ -21,15 +21,19 @@ export interface GoalRequest {
 
 const platform = (): Platform => (process.platform === 'win32' ? 'win32' : process.platform === 'darwin' ? 'darwin' : 'linux');
 
-
 function describeAction(e: Extract<AgentEvent, { type: 'action' }>): string {
   const a = e.action;
   switch (a.kind) {
-    case 'run': return `step ${e.step}: ${a.skill}${a.app ? ` on ${a.app}` : ''} ${JSON.stringify(a.args)} (${a.reason})`;
-    case 'finish': return `step ${e.step}: done (${a.reason})`;
-    case 'fail': return `step ${e.step}: giving up (${a.reason})`;
-    case 'ask_user': return `step ${e.step}: needs you: ${a.question}`;
-    case 'invalid': return `step ${e.step}: ${a.skill ?? a.intent}: ${a.outcome.replace('_', ' ')} (${a.reason})`;
+    case 'run':
+      return `step ${e.step}: ${a.skill}${a.app ? ` on ${a.app}` : ''} ${JSON.stringify(a.args)} (${a.reason})`;
+    case 'finish':
+      return `step ${e.step}: done (${a.reason})`;
+    case 'fail':
+      return `step ${e.step}: giving up (${a.reason})`;
+    case 'ask_user':
+      return `step ${e.step}: needs you: ${a.question}`;
+    case 'invalid':
+      return `step ${e.step}: ${a.skill ?? a.intent}: ${a.outcome.replace('_', ' ')} (${a.reason})`;
   }
 }
 
@@ -51,15 +55,19 @@ export async function runGoal(r: GoalRequest): Promise<RunResultView> {
   const note = (message: string): void => r.onEvent({ type: 'note', runId: goalId, message });
   const forward = (e: RunEvent): void => {
     switch (e.type) {
-      case 'run_started': return note(`running ${e.skillId}${e.app ? ` on ${e.app}` : ''}`);
-      case 'step_started': return r.onEvent({ ...e, runId: goalId, seq: seq(e.runId, e.seq), depth: e.depth + 1 });
+      case 'run_started':
+        return note(`running ${e.skillId}${e.app ? ` on ${e.app}` : ''}`);
+      case 'step_started':
+        return r.onEvent({ ...e, runId: goalId, seq: seq(e.runId, e.seq), depth: e.depth + 1 });
       case 'step_finished': {
         const step: StepView = { ...e.step, runId: goalId, seq: seq(e.step.runId, e.step.seq), depth: e.step.depth + 1 };
         steps.push(step);
         return r.onEvent({ type: 'step_finished', step });
       }
-      case 'backtrack': return note(`${e.skillId}: trying ${e.toNode} after ${e.reason}`);
-      case 'run_finished': return note(`${e.result.skillId} ${e.result.status}${e.result.error ? `: ${e.result.error.message}` : ''}`);
+      case 'backtrack':
+        return note(`${e.skillId}: trying ${e.toNode} after ${e.reason}`);
+      case 'run_finished':
+        return note(`${e.result.skillId} ${e.result.status}${e.result.error ? `: ${e.result.error.message}` : ''}`);
     }
   };
 
@@ -69,17 +77,25 @@ export async function runGoal(r: GoalRequest): Promise<RunResultView> {
   const embedderConfig = resolveProviderConfig('embedder', settings, env);
   const { library } = await r.core.loadLibrary();
   const { agent } = createAgent({
-    library, platform: platform(), sessionId: r.core.sessionId,
+    library,
+    platform: platform(),
+    sessionId: r.core.sessionId,
     runner: { run: (req) => r.core.runSkill({ ...req, onEvent: forward }) },
     ...(plannerConfig && { planner: new OpenAiLlmClient(plannerConfig) }),
     ...(embedderConfig && { embedder: llmEmbedder(new OpenAiLlmClient(embedderConfig)), embeddingCache: new SqliteEmbeddingCache(r.db) }),
-    memory: new SqliteAgentMemory(r.db), recorder: new SqliteAgentRunRecorder(r.db),
+    memory: new SqliteAgentMemory(r.db),
+    recorder: new SqliteAgentRunRecorder(r.db),
     ...(!r.dryRun && { observe: async () => (await (await r.core.desktop()).windows.active())?.title }),
   });
   r.onEvent({ type: 'run_started', runId: goalId, skillId: 'agent', args: { goal: r.goal } });
-  note(plannerConfig ? `planner: ${plannerConfig.model} at ${plannerConfig.baseURL}` : 'planner: offline (matches the goal against skill intents; set a model in Settings for more)');
+  note(
+    plannerConfig
+      ? `planner: ${plannerConfig.model} at ${plannerConfig.baseURL}`
+      : 'planner: offline (matches the goal against skill intents; set a model in Settings for more)',
+  );
   const report: AgentReport = await agent.run(r.goal, {
-    signal: r.signal, dryRun: r.dryRun,
+    signal: r.signal,
+    dryRun: r.dryRun,
     onEvent: (e) => {
       if (e.type === 'action') note(describeAction(e));
     },
@@ -87,7 +103,14 @@ export async function runGoal(r: GoalRequest): Promise<RunResultView> {
   const status: RunResultView['status'] = report.outcome === 'finished' ? 'succeeded' : report.outcome === 'aborted' ? 'aborted' : 'failed';
   const last = [...report.steps].reverse().find((s) => s.run?.result !== undefined)?.run?.result;
   const result: RunResultView = {
-    runId: goalId, status, skillId: 'agent', args: { goal: r.goal }, steps, startedAt, endedAt: Date.now(), dryRun: r.dryRun,
+    runId: goalId,
+    status,
+    skillId: 'agent',
+    args: { goal: r.goal },
+    steps,
+    startedAt,
+    endedAt: Date.now(),
+    dryRun: r.dryRun,
     ...(last !== undefined && { result: last }),
     ...(status !== 'succeeded' && { error: { code: `agent.${report.outcome}`, message: report.message } }),
   };

@@ -31,8 +31,14 @@ export interface HostServer {
 }
 
 const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon', '.json': 'application/json', '.woff2': 'font/woff2',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
 };
 
 /**
@@ -71,11 +77,15 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
   };
   /** Refusal reason, or undefined when the request may proceed. */
   const refuse = (req: IncomingMessage, url: URL, requireOrigin: boolean): { status: number; message: string } | undefined => {
-    if (!allowedHosts().includes(req.headers.host ?? '')) return { status: 403, message: `Host \`${req.headers.host}\` refused; open ${origin()}` };
+    if (!allowedHosts().includes(req.headers.host ?? ''))
+      return { status: 403, message: `Host \`${req.headers.host}\` refused; open ${origin()}` };
     const o = req.headers.origin;
-    if (o !== undefined && !allowedOrigins().includes(o)) return { status: 403, message: `Origin \`${o}\` refused: host mode only answers its own page` };
-    if (requireOrigin && o === undefined && presentedToken(req, url).via === 'cookie') return { status: 403, message: 'a browser WebSocket must send its Origin' };
-    if (!sameToken(presentedToken(req, url).token)) return { status: 401, message: 'Missing or wrong token: open the URL printed by `skilldesk serve` (it ends in ?token=...)' };
+    if (o !== undefined && !allowedOrigins().includes(o))
+      return { status: 403, message: `Origin \`${o}\` refused: host mode only answers its own page` };
+    if (requireOrigin && o === undefined && presentedToken(req, url).via === 'cookie')
+      return { status: 403, message: 'a browser WebSocket must send its Origin' };
+    if (!sameToken(presentedToken(req, url).token))
+      return { status: 401, message: 'Missing or wrong token: open the URL printed by `skilldesk serve` (it ends in ?token=...)' };
     return undefined;
   };
 
@@ -155,7 +165,12 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
       try {
         msg = JSON.parse(String(data)) as typeof msg;
       } catch {
-        ws.send(JSON.stringify({ id: null, result: { ok: false, error: { code: 'ipc.bad_message', message: 'Expected a JSON message {id, channel, payload}' } } }));
+        ws.send(
+          JSON.stringify({
+            id: null,
+            result: { ok: false, error: { code: 'ipc.bad_message', message: 'Expected a JSON message {id, channel, payload}' } },
+          }),
+        );
         return;
       }
       void options.dispatcher.dispatch(msg.channel, msg.payload).then((result) => {
@@ -180,11 +195,12 @@ export async function startHostServer(options: HostServerOptions): Promise<HostS
     port,
     token,
     clients: () => sockets.size,
-    close: () => new Promise<void>((ok) => {
-      for (const s of sockets) s.terminate();
-      wss.close();
-      server.close(() => ok());
-      server.closeAllConnections?.();
-    }),
+    close: () =>
+      new Promise<void>((ok) => {
+        for (const s of sockets) s.terminate();
+        wss.close();
+        server.close(() => ok());
+        server.closeAllConnections?.();
+      }),
   };
 }

@@ -6,10 +6,17 @@ import type { EventHub } from './EventHub';
 /** The prompt as the UI shows it (skill, capability, target, policy source, reason). */
 export function promptView(p: PermissionPrompt, promptId: string, askedAt: number, timeoutMs: number): PermissionPromptView {
   return {
-    promptId, askedAt, expiresAt: askedAt + timeoutMs,
-    skillId: p.skill.id, trust: p.skill.trust, capability: p.capability, level: p.level,
-    ...(p.target && { target: p.target }), ...(p.fallbackMsg && { fallbackMsg: p.fallbackMsg }),
-    reason: p.reason, policySource: p.policySource,
+    promptId,
+    askedAt,
+    expiresAt: askedAt + timeoutMs,
+    skillId: p.skill.id,
+    trust: p.skill.trust,
+    capability: p.capability,
+    level: p.level,
+    ...(p.target && { target: p.target }),
+    ...(p.fallbackMsg && { fallbackMsg: p.fallbackMsg }),
+    reason: p.reason,
+    policySource: p.policySource,
   };
 }
 

@@ -8,7 +8,10 @@ import { loadLibrary, type LoadedLibrary } from '../services/library/YamlLibrary
 
 /** A validation failure with the problems the editor shows inline. */
 export class SkillSaveError extends SkillDeskError {
-  constructor(message: string, readonly problems: { path: (string | number)[]; message: string; line?: number }[]) {
+  constructor(
+    message: string,
+    readonly problems: { path: (string | number)[]; message: string; line?: number }[],
+  ) {
     super('skills.invalid', message);
   }
 }
@@ -24,10 +27,17 @@ export function userSkillFile(userDir: string, id: string): string {
  * one replacing any earlier user file of the same id) loaded from a staging copy. Nothing is
  * written to the user folder unless the skill loads without errors.
  */
-export async function saveUserSkill(opts: { builtinDir: string; userDir: string; doc: Record<string, unknown> }): Promise<{ path: string; id: string }> {
+export async function saveUserSkill(opts: {
+  builtinDir: string;
+  userDir: string;
+  doc: Record<string, unknown>;
+}): Promise<{ path: string; id: string }> {
   const parsed = SkillDocSchema.safeParse(opts.doc);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), message: i.message }));
+    const problems = parsed.error.issues.map((i) => ({
+      path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+      message: i.message,
+    }));
     throw new SkillSaveError(`The skill is not valid: ${problems[0]!.path.join('.')}: ${problems[0]!.message}`, problems);
   }
   const id = parsed.data.id;

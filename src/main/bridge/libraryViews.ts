@@ -5,23 +5,44 @@ import { graphPrimitives, splitRef, type LibraryProblem, type Skill, type SkillL
 
 export function skillSummary(s: Skill, reliability?: SkillSummary['reliability']): SkillSummary {
   return {
-    id: s.id, kind: s.kind, ...(s.app && { app: s.app }), ...(s.implements && { implements: s.implements }),
-    description: s.description, intents: s.intents, trust: s.trust, origin: s.source.origin, file: s.source.file,
-    argNames: Object.keys(s.args), primitives: graphPrimitives(s.graph).length, ...(reliability && { reliability }),
+    id: s.id,
+    kind: s.kind,
+    ...(s.app && { app: s.app }),
+    ...(s.implements && { implements: s.implements }),
+    description: s.description,
+    intents: s.intents,
+    trust: s.trust,
+    origin: s.source.origin,
+    file: s.source.file,
+    argNames: Object.keys(s.args),
+    primitives: graphPrimitives(s.graph).length,
+    ...(reliability && { reliability }),
   };
 }
 
-export function libraryView(library: SkillLibrary, problems: LibraryProblem[], reliability: (id: string) => SkillSummary['reliability'] = () => undefined): LibraryView {
+export function libraryView(
+  library: SkillLibrary,
+  problems: LibraryProblem[],
+  reliability: (id: string) => SkillSummary['reliability'] = () => undefined,
+): LibraryView {
   return {
     interfaces: [...library.interfaces.values()].map((i) => ({
       id: i.id,
       description: i.description,
       methods: Object.entries(i.methods).map(([name, m]) => ({
-        name, description: m.description, composite: Boolean(m.composite),
+        name,
+        description: m.description,
+        composite: Boolean(m.composite),
         implementedBy: m.composite ? library.implementers(i.id) : library.implementationsOf(`${i.id}.${name}`).map((s) => s.app!),
       })),
     })),
-    apps: [...library.apps.values()].map((a) => ({ id: a.id, name: a.name, platforms: a.platforms, implements: a.implements, origin: a.source.origin })),
+    apps: [...library.apps.values()].map((a) => ({
+      id: a.id,
+      name: a.name,
+      platforms: a.platforms,
+      implements: a.implements,
+      origin: a.source.origin,
+    })),
     skills: library.list().map((s) => skillSummary(s, reliability(s.id))),
     problems,
   };
@@ -30,8 +51,14 @@ export function libraryView(library: SkillLibrary, problems: LibraryProblem[], r
 export function skillDetail(library: SkillLibrary, s: Skill, reliability?: SkillSummary['reliability']): SkillDetail {
   const apps = s.app ? [s.app] : s.implements ? library.implementers(splitRef(s.implements).head) : [];
   return {
-    ...skillSummary(s, reliability), version: s.version, args: s.args, ...(s.returns && { returns: s.returns }),
-    permissions: s.permissions, graph: s.graph, ...(s.verify && { verify: s.verify }), apps,
+    ...skillSummary(s, reliability),
+    version: s.version,
+    args: s.args,
+    ...(s.returns && { returns: s.returns }),
+    permissions: s.permissions,
+    graph: s.graph,
+    ...(s.verify && { verify: s.verify }),
+    apps,
     editable: s.kind !== 'composite',
   };
 }

@@ -12,7 +12,14 @@ export async function listDirectory(path: string, showHidden: boolean): Promise<
     entries = await readdir(dir, { withFileTypes: true });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'does not exist' : code === 'EACCES' || code === 'EPERM' ? 'cannot be read (permission denied)' : code === 'ENOTDIR' ? 'is not a folder' : String(code);
+    const why =
+      code === 'ENOENT'
+        ? 'does not exist'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'cannot be read (permission denied)'
+          : code === 'ENOTDIR'
+            ? 'is not a folder'
+            : String(code);
     throw new SkillDeskError('files.unreadable', `The folder \`${dir}\` ${why}; pick another one.`);
   }
   const listed = entries

@@ -13,20 +13,27 @@ export function wirePermissions(o: { dataDir: string; prompter: PermissionPrompt
   const now = o.now ?? Date.now;
   return {
     /** For `CoreOptions.createMediator`; built on the first run, once per core. */
-    createMediator: (core: Core) => (built ??= createPolicyMediator({
-      library: async () => (await core.loadLibrary()).library,
-      prompter: o.prompter,
-      ...(core.db && { db: core.db }),
-      workspace: loadWorkspacePolicy(o.dataDir).policy,
-    })).mediator,
+    createMediator: (core: Core) =>
+      (built ??= createPolicyMediator({
+        library: async () => (await core.loadLibrary()).library,
+        prompter: o.prompter,
+        ...(core.db && { db: core.db }),
+        workspace: loadWorkspacePolicy(o.dataDir).policy,
+      })).mediator,
     /** Grants answered in this session ("allow for this session"); persistent ones are in the store. */
     sessionGrants: {
-      list: (): GrantView[] => (built?.session.listGrants() ?? [])
-        .filter((g) => g.scope !== 'persistent' && g.revokedAt === undefined && (g.expiresAt === undefined || g.expiresAt > now()))
-        .map((g) => ({
-          id: g.id, scope: 'session', skillId: g.skill, capability: g.capability,
-          constraints: g.constraints as Record<string, unknown>, grantedAt: g.grantedAt, expiresAt: g.expiresAt ?? null,
-        })),
+      list: (): GrantView[] =>
+        (built?.session.listGrants() ?? [])
+          .filter((g) => g.scope !== 'persistent' && g.revokedAt === undefined && (g.expiresAt === undefined || g.expiresAt > now()))
+          .map((g) => ({
+            id: g.id,
+            scope: 'session',
+            skillId: g.skill,
+            capability: g.capability,
+            constraints: g.constraints as Record<string, unknown>,
+            grantedAt: g.grantedAt,
+            expiresAt: g.expiresAt ?? null,
+          })),
       revoke: (id: string): boolean => built?.session.revokeGrant(id, now()) ?? false,
     },
   };

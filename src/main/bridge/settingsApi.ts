@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { LLM_ROLE_NAMES, type ConnectionTestView, type LlmRoleName, type ProviderSettingsView, type SettingsInput, type SettingsView } from '../../shared/ipc';
+import {
+  LLM_ROLE_NAMES,
+  type ConnectionTestView,
+  type LlmRoleName,
+  type ProviderSettingsView,
+  type SettingsInput,
+  type SettingsView,
+} from '../../shared/ipc';
 import { createLlmClient, LlmSettingsSchema, probeCapabilities, type LlmSettings, type RoleSettings } from '../services/llm';
 import { getSetting, setSetting, type StoreDb } from '../services/store';
 
@@ -18,8 +25,12 @@ export function readDefaultApps(db: StoreDb): Record<string, string> {
 
 function providerView(s: RoleSettings): ProviderSettingsView {
   return {
-    preset: s.preset ?? 'custom', model: s.model, apiKeySet: Boolean(s.apiKey),
-    ...(s.baseURL && { baseURL: s.baseURL }), ...(s.resource && { resource: s.resource }), ...(s.apiKeyEnv && { apiKeyEnv: s.apiKeyEnv }),
+    preset: s.preset ?? 'custom',
+    model: s.model,
+    apiKeySet: Boolean(s.apiKey),
+    ...(s.baseURL && { baseURL: s.baseURL }),
+    ...(s.resource && { resource: s.resource }),
+    ...(s.apiKeyEnv && { apiKeyEnv: s.apiKeyEnv }),
   };
 }
 
@@ -48,8 +59,13 @@ export function saveSettings(db: StoreDb, input: z.output<typeof SettingsInput>)
       const previousKey = llm[role]?.apiKey;
       const apiKey = p.apiKey === undefined ? previousKey : p.apiKey || undefined;
       llm[role] = {
-        ...(llm[role] ?? {}), preset: p.preset, model: p.model,
-        baseURL: p.baseURL, resource: p.resource, apiKeyEnv: p.apiKeyEnv, apiKey,
+        ...(llm[role] ?? {}),
+        preset: p.preset,
+        model: p.model,
+        baseURL: p.baseURL,
+        resource: p.resource,
+        apiKeyEnv: p.apiKeyEnv,
+        apiKey,
       };
       for (const k of ['baseURL', 'resource', 'apiKeyEnv', 'apiKey'] as const) if (llm[role]![k] === undefined) delete llm[role]![k];
     }
@@ -64,7 +80,13 @@ export function saveSettings(db: StoreDb, input: z.output<typeof SettingsInput>)
 /** "Test connection": lists models and checks the role's basic capability with small requests. */
 export async function testProvider(db: StoreDb, role: LlmRoleName): Promise<ConnectionTestView> {
   const started = Date.now();
-  const done = (ok: boolean, message: string, models?: string[]): ConnectionTestView => ({ role, ok, latencyMs: Date.now() - started, message, ...(models && { models }) });
+  const done = (ok: boolean, message: string, models?: string[]): ConnectionTestView => ({
+    role,
+    ok,
+    latencyMs: Date.now() - started,
+    message,
+    ...(models && { models }),
+  });
   let client;
   try {
     client = createLlmClient(role, readLlmSettings(db));
@@ -73,12 +95,21 @@ export async function testProvider(db: StoreDb, role: LlmRoleName): Promise<Conn
   }
   if (!client) return done(false, `No provider is set for the ${role}: choose a preset and a model, save, then test again.`);
   const signal = AbortSignal.timeout(30_000);
-  const caps = await probeCapabilities(client, { chat: role !== 'embedder', images: role === 'grounder', embeddings: role === 'embedder' }, signal).catch((err: unknown) => err as Error);
+  const caps = await probeCapabilities(
+    client,
+    { chat: role !== 'embedder', images: role === 'grounder', embeddings: role === 'embedder' },
+    signal,
+  ).catch((err: unknown) => err as Error);
   if (caps instanceof Error) return done(false, caps.message);
-  if (!caps.reachable) return done(false, caps.notes.join(' ') || 'The server did not answer; check the base URL and that the server is running.');
+  if (!caps.reachable)
+    return done(false, caps.notes.join(' ') || 'The server did not answer; check the base URL and that the server is running.');
   const notes = [
     caps.modelListed === 'no' ? `model \`${client.config.model}\` is not among the server's models` : undefined,
-    role === 'embedder' ? (caps.embeddings ? `embeddings: ${caps.embeddings.dimensions} dimensions` : 'embeddings failed') : `structured output: ${caps.structured}`,
+    role === 'embedder'
+      ? caps.embeddings
+        ? `embeddings: ${caps.embeddings.dimensions} dimensions`
+        : 'embeddings failed'
+      : `structured output: ${caps.structured}`,
     role === 'grounder' ? `images: ${caps.images ? 'yes' : 'no'}` : undefined,
     ...caps.notes,
   ].filter(Boolean);

@@ -27,7 +27,7 @@ export function buildProgram(output: Output = stdio, state = { exitCode: 0 }): {
   let core: Promise<Core> | undefined;
   const ctx: CliContext = {
     ...output,
-    dataDir: () => (program.opts<{ dataDir?: string }>().dataDir ?? defaultDataDir()),
+    dataDir: () => program.opts<{ dataDir?: string }>().dataDir ?? defaultDataDir(),
     core: () => (core ??= createNodeCore({ dataDir: ctx.dataDir(), interactive: Boolean(process.stdin.isTTY) })),
     loadLibrary: async () => (await ctx.core()).loadLibrary(),
     setExitCode: (code) => {

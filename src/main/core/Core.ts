@@ -4,7 +4,15 @@ import { dirname, join } from 'node:path';
 import type { Desktop } from '../../shared/ports/desktop';
 import type { Grounder } from '../../shared/ports/grounding';
 import type { ActionMediator } from '../../shared/ports/mediation';
-import { GraphExecutor, type RunError, type RunJournal, type RunRequest, type RunResult, type RunStatus, type StepRecord } from '../services/executor';
+import {
+  GraphExecutor,
+  type RunError,
+  type RunJournal,
+  type RunRequest,
+  type RunResult,
+  type RunStatus,
+  type StepRecord,
+} from '../services/executor';
 import { loadLibrary, type LibrarySources, type LoadedLibrary } from '../services/library/YamlLibraryLoader';
 import { enforceManifests } from '../services/permissions';
 import type { StoreDb } from '../services/store';
@@ -102,7 +110,10 @@ export class Core {
 
   /** The library, loaded once; `reloadLibrary` re-reads the files. */
   loadLibrary(): Promise<LoadedLibrary> {
-    this.libraryPromise ??= loadCheckedLibrary({ builtinDir: this.options.builtinSkillsDir ?? builtinSkillsDir(), userDir: this.userSkillsDir });
+    this.libraryPromise ??= loadCheckedLibrary({
+      builtinDir: this.options.builtinSkillsDir ?? builtinSkillsDir(),
+      userDir: this.userSkillsDir,
+    });
     return this.libraryPromise;
   }
 
@@ -123,7 +134,9 @@ export class Core {
     const desktop = request.dryRun ? this.options.createDryRunDesktop() : await this.desktop();
     const screenshotDir = join(this.options.dataDir, 'screenshots');
     const executor = new GraphExecutor({
-      library, desktop, sessionId: this.sessionId,
+      library,
+      desktop,
+      sessionId: this.sessionId,
       mediator: this.options.createMediator(this),
       ...(this.options.runs && { journal: this.options.runs.journal }),
       ...(this.options.grounder && { grounder: this.options.grounder }),
@@ -147,7 +160,12 @@ export class Core {
 
   /** Per-skill success rates measured by the reliability benchmark, read afresh (the file is small and may be rewritten). */
   reliability(): ReliabilityFigures {
-    return loadReliability(this.options.reliabilityFiles ?? [join(this.options.dataDir, 'reliability.json'), join(packageRoot(), 'bench', 'results', 'reliability.json')]);
+    return loadReliability(
+      this.options.reliabilityFiles ?? [
+        join(this.options.dataDir, 'reliability.json'),
+        join(packageRoot(), 'bench', 'results', 'reliability.json'),
+      ],
+    );
   }
 
   close(): void {

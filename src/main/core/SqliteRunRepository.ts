@@ -1,4 +1,13 @@
-import { SqliteRunJournal, findRunsByIdPrefix, getRun, getSteps, listRuns, type RunRow, type StepRow, type StoreDb } from '../services/store';
+import {
+  SqliteRunJournal,
+  findRunsByIdPrefix,
+  getRun,
+  getSteps,
+  listRuns,
+  type RunRow,
+  type StepRow,
+  type StoreDb,
+} from '../services/store';
 import type { RunStatus } from '../services/store';
 import type { StepRecord } from '../services/executor';
 import type { RunFilter, RunRepository, RunView } from './Core';
@@ -9,7 +18,10 @@ const RUN_STATUSES: readonly RunStatus[] = ['running', 'succeeded', 'failed', 'a
 export class SqliteRunRepository implements RunRepository {
   readonly journal: SqliteRunJournal;
 
-  constructor(private readonly db: StoreDb, sessionId?: string) {
+  constructor(
+    private readonly db: StoreDb,
+    sessionId?: string,
+  ) {
     this.journal = new SqliteRunJournal(db, sessionId);
   }
 
@@ -18,7 +30,9 @@ export class SqliteRunRepository implements RunRepository {
     if (status !== undefined && !RUN_STATUSES.includes(status)) {
       throw new Error(`Expected \`status\` to be one of ${RUN_STATUSES.join(', ')}, got \`${filter.status}\``);
     }
-    return listRuns(this.db, { limit: filter.limit ?? 20, ...(filter.skill && { skill: filter.skill }), ...(status && { status }) }).map(toView);
+    return listRuns(this.db, { limit: filter.limit ?? 20, ...(filter.skill && { skill: filter.skill }), ...(status && { status }) }).map(
+      toView,
+    );
   }
 
   get(idOrPrefix: string): RunView | undefined {
@@ -36,18 +50,42 @@ export class SqliteRunRepository implements RunRepository {
 
 function toView(r: RunRow): Omit<RunView, 'steps'> {
   return {
-    id: r.id, skillId: r.skillId, status: r.status, dryRun: r.dryRun, startedAt: r.startedAt, args: r.args,
-    ...(r.app && { app: r.app }), ...(r.endedAt !== null && { endedAt: r.endedAt }),
+    id: r.id,
+    skillId: r.skillId,
+    status: r.status,
+    dryRun: r.dryRun,
+    startedAt: r.startedAt,
+    args: r.args,
+    ...(r.app && { app: r.app }),
+    ...(r.endedAt !== null && { endedAt: r.endedAt }),
     ...(r.result !== undefined && r.result !== null && { result: r.result }),
-    ...(r.error && { error: { code: r.error.code, message: r.error.message, ...(r.error.nodeId && { nodeId: r.error.nodeId }), ...(r.error.skillId && { skillId: r.error.skillId }) } }),
-    ...(r.parentRunId && { parentRunId: r.parentRunId }), ...(r.goal && { goal: r.goal }),
+    ...(r.error && {
+      error: {
+        code: r.error.code,
+        message: r.error.message,
+        ...(r.error.nodeId && { nodeId: r.error.nodeId }),
+        ...(r.error.skillId && { skillId: r.error.skillId }),
+      },
+    }),
+    ...(r.parentRunId && { parentRunId: r.parentRunId }),
+    ...(r.goal && { goal: r.goal }),
   };
 }
 
 function toStep(s: StepRow): StepRecord {
   return {
-    runId: s.runId, seq: s.seq, depth: s.depth, skillId: s.skillId, nodeId: s.nodeId, primitive: s.primitive,
-    resolved: s.resolvedArgs, startedAt: s.startedAt, endedAt: s.endedAt, outcome: s.outcome,
-    ...(s.app && { app: s.app }), ...(s.error && { error: s.error }), ...(s.screenshotPath && { screenshotPath: s.screenshotPath }),
+    runId: s.runId,
+    seq: s.seq,
+    depth: s.depth,
+    skillId: s.skillId,
+    nodeId: s.nodeId,
+    primitive: s.primitive,
+    resolved: s.resolvedArgs,
+    startedAt: s.startedAt,
+    endedAt: s.endedAt,
+    outcome: s.outcome,
+    ...(s.app && { app: s.app }),
+    ...(s.error && { error: s.error }),
+    ...(s.screenshotPath && { screenshotPath: s.screenshotPath }),
   };
 }

@@ -6,11 +6,14 @@ import type { LibraryProblem } from '../../shared/skill';
 const ReliabilityFileSchema = z.object({
   benchmark: z.literal('reliability'),
   date: z.string(),
-  skills: z.record(z.string(), z.object({
-    runs: z.number().int().positive(),
-    succeeded: z.number().int().nonnegative(),
-    successRate: z.number().min(0).max(1),
-  })),
+  skills: z.record(
+    z.string(),
+    z.object({
+      runs: z.number().int().positive(),
+      succeeded: z.number().int().nonnegative(),
+      successRate: z.number().min(0).max(1),
+    }),
+  ),
 });
 
 export interface SkillReliability {
@@ -37,7 +40,14 @@ export function loadReliability(files: readonly string[]): ReliabilityFigures {
     const parsed = ReliabilityFileSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      return { bySkill: new Map(), problem: unusable(file, `${issue.message}; expected the JSON printed by \`npm run bench -- reliability\``, issue.path.map((k) => (typeof k === 'number' ? k : String(k)))) };
+      return {
+        bySkill: new Map(),
+        problem: unusable(
+          file,
+          `${issue.message}; expected the JSON printed by \`npm run bench -- reliability\``,
+          issue.path.map((k) => (typeof k === 'number' ? k : String(k))),
+        ),
+      };
     }
     const bySkill = new Map(Object.entries(parsed.data.skills).map(([id, s]) => [id, { successRate: s.successRate, runs: s.runs }]));
     return { bySkill, source: file };

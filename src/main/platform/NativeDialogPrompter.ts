@@ -16,9 +16,14 @@ export class NativeDialogPrompter implements PermissionPrompter {
       title: 'SkillDesk: allow this step?',
       message: `${p.skill.id} wants ${p.capability}${p.target ? ` on ${p.target}` : ''}`,
       detail: [
-        p.fallbackMsg, p.reason, `Policy: ${p.policySource}`, `Protection level: ${p.level} · skill trust: ${p.skill.trust}`,
+        p.fallbackMsg,
+        p.reason,
+        `Policy: ${p.policySource}`,
+        `Protection level: ${p.level} · skill trust: ${p.skill.trust}`,
         `Denied automatically after ${Math.round(p.timeoutMs / 1000)} s. A session grant never widens what the skill declares.`,
-      ].filter(Boolean).join('\n\n'),
+      ]
+        .filter(Boolean)
+        .join('\n\n'),
       buttons: ['Allow once', 'Allow for this session', 'Deny'],
       defaultId: 2,
       cancelId: 2,

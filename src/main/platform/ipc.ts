@@ -14,7 +14,8 @@ export function registerIpc(dispatcher: Dispatcher, hub: EventHub, appUrl: () =>
   };
   for (const channel of CHANNELS) {
     ipcMain.handle(channel, async (event, payload: unknown): Promise<IpcResult<unknown>> => {
-      if (!trusted(event)) return fail('ipc.untrusted_sender', `Refused \`${channel}\` from ${event.senderFrame?.url ?? 'an unknown frame'}`);
+      if (!trusted(event))
+        return fail('ipc.untrusted_sender', `Refused \`${channel}\` from ${event.senderFrame?.url ?? 'an unknown frame'}`);
       return dispatcher.dispatch(channel, payload);
     });
   }

@@ -23,20 +23,25 @@ export function claimSingleInstance(focus: () => BrowserWindow | undefined): boo
 }
 
 /** Tray icon with the run status in its tooltip, and Stop all / Show / Quit. */
-export function createTray(iconPath: string, actions: { show: () => void; stopAll: () => void }): { update(status: StatusView): void; destroy(): void } {
+export function createTray(
+  iconPath: string,
+  actions: { show: () => void; stopAll: () => void },
+): { update(status: StatusView): void; destroy(): void } {
   const tray = new Tray(nativeImage.createFromPath(iconPath));
   const render = (status: StatusView): void => {
     const running = status.running.length;
     tray.setToolTip(running ? `SkillDesk: running ${status.running.map((r) => r.skillId).join(', ')}` : 'SkillDesk: idle');
-    tray.setContextMenu(Menu.buildFromTemplate([
-      { label: running ? `Running: ${running}` : 'Idle', enabled: false },
-      ...(status.pendingPrompts ? [{ label: `${status.pendingPrompts} permission request(s) waiting`, click: actions.show }] : []),
-      { type: 'separator' },
-      { label: 'Show SkillDesk', click: actions.show },
-      { label: `Stop all (${EMERGENCY_STOP})`, enabled: running > 0, click: actions.stopAll },
-      { type: 'separator' },
-      { label: 'Quit', role: 'quit' },
-    ]));
+    tray.setContextMenu(
+      Menu.buildFromTemplate([
+        { label: running ? `Running: ${running}` : 'Idle', enabled: false },
+        ...(status.pendingPrompts ? [{ label: `${status.pendingPrompts} permission request(s) waiting`, click: actions.show }] : []),
+        { type: 'separator' },
+        { label: 'Show SkillDesk', click: actions.show },
+        { label: `Stop all (${EMERGENCY_STOP})`, enabled: running > 0, click: actions.stopAll },
+        { type: 'separator' },
+        { label: 'Quit', role: 'quit' },
+      ]),
+    );
   };
   render({ running: [], pendingPrompts: 0 });
   tray.on('click', actions.show);

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /** The policy for every page of the app (the renderer's meta tag carries the same one). */
-export const CONTENT_SECURITY_POLICY = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** Hardens the default session: no permission requests granted, CSP on every response. */
 export function hardenSession(): void {
@@ -29,7 +30,12 @@ export interface MainWindowOptions {
  */
 export function createMainWindow(o: MainWindowOptions): BrowserWindow {
   const win = new BrowserWindow({
-    width: 1280, height: 820, minWidth: 900, minHeight: 600, show: false, title: 'SkillDesk',
+    width: 1280,
+    height: 820,
+    minWidth: 900,
+    minHeight: 600,
+    show: false,
+    title: 'SkillDesk',
     ...(o.icon && { icon: o.icon }),
     webPreferences: {
       preload: o.preload,

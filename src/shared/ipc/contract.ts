@@ -1,7 +1,20 @@
 import { z } from 'zod';
 import type {
-  AppInfo, AuditView, DirectoryView, CompositionView, ConnectionTestView, GrantView, LibraryView, PermissionPromptView, RunDetail,
-  RunEventView, RunSummary, SearchHit, SettingsView, SkillDetail, StatusView,
+  AppInfo,
+  AuditView,
+  DirectoryView,
+  CompositionView,
+  ConnectionTestView,
+  GrantView,
+  LibraryView,
+  PermissionPromptView,
+  RunDetail,
+  RunEventView,
+  RunSummary,
+  SearchHit,
+  SettingsView,
+  SkillDetail,
+  StatusView,
 } from './views';
 import { LLM_ROLE_NAMES, PROVIDER_PRESET_NAMES } from './views';
 
@@ -27,64 +40,93 @@ const Empty = z.object({}).strict();
 const Id = z.string().min(1).max(200);
 const ArgValue = z.union([z.string().max(100_000), z.number(), z.boolean()]);
 
-export const RunStartRequest = z.object({
-  skill: z.string().min(1).max(200),
-  app: z.string().min(1).max(100).optional(),
-  args: z.record(z.string().max(100), ArgValue).default({}),
-  dryRun: z.boolean().default(false),
-  /** Screenshot after every step, for thumbnails in the trajectory. */
-  screenshots: z.boolean().default(false),
-}).strict();
+export const RunStartRequest = z
+  .object({
+    skill: z.string().min(1).max(200),
+    app: z.string().min(1).max(100).optional(),
+    args: z.record(z.string().max(100), ArgValue).default({}),
+    dryRun: z.boolean().default(false),
+    /** Screenshot after every step, for thumbnails in the trajectory. */
+    screenshots: z.boolean().default(false),
+  })
+  .strict();
 
-export const SkillSaveRequest = z.object({
-  /** The skill document in file form (`graphToFileForm`); validated again in main before it is written. */
-  doc: z.record(z.string(), z.unknown()),
-}).strict();
+export const SkillSaveRequest = z
+  .object({
+    /** The skill document in file form (`graphToFileForm`); validated again in main before it is written. */
+    doc: z.record(z.string(), z.unknown()),
+  })
+  .strict();
 
-export const AuditQuery = z.object({
-  since: z.number().int().nonnegative().optional(),
-  skill: z.string().max(200).optional(),
-  decision: z.enum(['allow', 'confirm', 'deny']).optional(),
-  text: z.string().max(200).optional(),
-  limit: z.number().int().positive().max(10_000).default(500),
-}).strict();
+export const AuditQuery = z
+  .object({
+    since: z.number().int().nonnegative().optional(),
+    skill: z.string().max(200).optional(),
+    decision: z.enum(['allow', 'confirm', 'deny']).optional(),
+    text: z.string().max(200).optional(),
+    limit: z.number().int().positive().max(10_000).default(500),
+  })
+  .strict();
 
-export const ProviderSettingsInput = z.object({
-  preset: z.enum(PROVIDER_PRESET_NAMES),
-  baseURL: z.string().url().optional(),
-  resource: z.string().max(200).optional(),
-  model: z.string().min(1).max(200),
-  /** Absent: keep the stored key. Empty string: remove it. */
-  apiKey: z.string().max(500).optional(),
-  apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
-}).strict();
+export const ProviderSettingsInput = z
+  .object({
+    preset: z.enum(PROVIDER_PRESET_NAMES),
+    baseURL: z.string().url().optional(),
+    resource: z.string().max(200).optional(),
+    model: z.string().min(1).max(200),
+    /** Absent: keep the stored key. Empty string: remove it. */
+    apiKey: z.string().max(500).optional(),
+    apiKeyEnv: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+      .optional(),
+  })
+  .strict();
 
-export const SettingsInput = z.object({
-  providers: z.partialRecord(z.enum(LLM_ROLE_NAMES), ProviderSettingsInput.nullable()).optional(),
-  defaultApps: z.record(z.string().regex(/^[A-Z][A-Za-z0-9]*$/), z.string().max(100)).optional(),
-}).strict();
+export const SettingsInput = z
+  .object({
+    providers: z.partialRecord(z.enum(LLM_ROLE_NAMES), ProviderSettingsInput.nullable()).optional(),
+    defaultApps: z.record(z.string().regex(/^[A-Z][A-Za-z0-9]*$/), z.string().max(100)).optional(),
+  })
+  .strict();
 
 export const contract = {
   'app:info': invoke(Empty).returns<AppInfo>(),
   'app:status': invoke(Empty).returns<StatusView>(),
   'library:get': invoke(Empty).returns<LibraryView>(),
   'library:reload': invoke(Empty).returns<LibraryView>(),
-  'library:search': invoke(z.object({ query: z.string().min(1).max(500), app: z.string().max(100).optional(), limit: z.number().int().positive().max(100).default(10) }).strict()).returns<SearchHit[]>(),
+  'library:search': invoke(
+    z
+      .object({
+        query: z.string().min(1).max(500),
+        app: z.string().max(100).optional(),
+        limit: z.number().int().positive().max(100).default(10),
+      })
+      .strict(),
+  ).returns<SearchHit[]>(),
   'library:composition': invoke(Empty).returns<CompositionView>(),
   'skills:get': invoke(z.object({ id: Id }).strict()).returns<SkillDetail>(),
   'skills:save': invoke(SkillSaveRequest).returns<{ path: string; skill: SkillDetail }>(),
   'run:start': invoke(RunStartRequest).returns<{ runId: string }>(),
-  'run:goal': invoke(z.object({ goal: z.string().min(1).max(2000), app: z.string().max(100).optional(), dryRun: z.boolean().default(false) }).strict()).returns<{ runId: string }>(),
+  'run:goal': invoke(
+    z.object({ goal: z.string().min(1).max(2000), app: z.string().max(100).optional(), dryRun: z.boolean().default(false) }).strict(),
+  ).returns<{ runId: string }>(),
   /** Stops one run, or every run when `runId` is absent (emergency stop). */
   'run:stop': invoke(z.object({ runId: Id.optional() }).strict()).returns<{ stopped: number }>(),
-  'runs:list': invoke(z.object({ limit: z.number().int().positive().max(1000).default(50), skill: z.string().max(200).optional() }).strict()).returns<RunSummary[]>(),
+  'runs:list': invoke(
+    z.object({ limit: z.number().int().positive().max(1000).default(50), skill: z.string().max(200).optional() }).strict(),
+  ).returns<RunSummary[]>(),
   'runs:get': invoke(z.object({ id: Id }).strict()).returns<RunDetail>(),
   /** A step screenshot as a data: URL; only files inside the data folder's screenshots are served. */
   'runs:screenshot': invoke(z.object({ path: z.string().min(1).max(1000) }).strict()).returns<{ dataUrl: string }>(),
   /** A folder's entries, for the path picker of the run form (home folder when `path` is absent). */
-  'files:list': invoke(z.object({ path: z.string().min(1).max(4096).optional(), showHidden: z.boolean().default(false) }).strict()).returns<DirectoryView>(),
+  'files:list': invoke(
+    z.object({ path: z.string().min(1).max(4096).optional(), showHidden: z.boolean().default(false) }).strict(),
+  ).returns<DirectoryView>(),
   'permissions:pending': invoke(Empty).returns<PermissionPromptView[]>(),
-  'permissions:answer': invoke(z.object({ promptId: Id, answer: z.enum(['allow_once', 'allow_session', 'deny']) }).strict()).returns<{ accepted: boolean }>(),
+  'permissions:answer': invoke(z.object({ promptId: Id, answer: z.enum(['allow_once', 'allow_session', 'deny']) }).strict()).returns<{
+    accepted: boolean;
+  }>(),
   'permissions:grants': invoke(Empty).returns<GrantView[]>(),
   'permissions:revoke': invoke(z.object({ id: Id }).strict()).returns<{ revoked: boolean }>(),
   'permissions:audit': invoke(AuditQuery).returns<AuditView[]>(),
@@ -102,7 +144,13 @@ export interface EventMap {
   'library:changed': { reason: string };
 }
 
-export const EVENT_CHANNELS = ['run:event', 'permissions:prompt', 'permissions:settled', 'app:status', 'library:changed'] as const satisfies readonly (keyof EventMap)[];
+export const EVENT_CHANNELS = [
+  'run:event',
+  'permissions:prompt',
+  'permissions:settled',
+  'app:status',
+  'library:changed',
+] as const satisfies readonly (keyof EventMap)[];
 
 export type Contract = typeof contract;
 export type Channel = keyof Contract;

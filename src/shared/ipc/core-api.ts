@@ -1,8 +1,20 @@
 import type { z } from 'zod';
 import type { AuditQuery, SettingsInput } from './contract';
 import type {
-  AppInfo, AuditView, DirectoryView, CompositionView, ConnectionTestView, GrantView, LibraryView, RunDetail, RunEventView,
-  RunResultView, RunSummary, SearchHit, SettingsView, SkillDetail,
+  AppInfo,
+  AuditView,
+  DirectoryView,
+  CompositionView,
+  ConnectionTestView,
+  GrantView,
+  LibraryView,
+  RunDetail,
+  RunEventView,
+  RunResultView,
+  RunSummary,
+  SearchHit,
+  SettingsView,
+  SkillDetail,
 } from './views';
 
 /**
@@ -25,11 +37,22 @@ export interface CoreApi {
    */
   saveUserSkill(doc: Record<string, unknown>): Promise<{ path: string; skill: SkillDetail }>;
   runSkill(request: {
-    skill: string; app?: string; args: Record<string, unknown>; dryRun: boolean; screenshotEveryStep: boolean;
-    signal: AbortSignal; onEvent: (event: RunEventView) => void;
+    skill: string;
+    app?: string;
+    args: Record<string, unknown>;
+    dryRun: boolean;
+    screenshotEveryStep: boolean;
+    signal: AbortSignal;
+    onEvent: (event: RunEventView) => void;
   }): Promise<RunResultView>;
   /** The agent: plan, retrieve, configure and run skills toward a goal. Absent until the agent lands. */
-  runGoal?(request: { goal: string; app?: string; dryRun: boolean; signal: AbortSignal; onEvent: (event: RunEventView) => void }): Promise<RunResultView>;
+  runGoal?(request: {
+    goal: string;
+    app?: string;
+    dryRun: boolean;
+    signal: AbortSignal;
+    onEvent: (event: RunEventView) => void;
+  }): Promise<RunResultView>;
   listRuns(filter: { limit: number; skill?: string }): Promise<RunSummary[]>;
   getRun(id: string): Promise<RunDetail | undefined>;
   /** PNG bytes of a step screenshot; must refuse paths outside the screenshot folder. */

@@ -40,7 +40,11 @@ export interface SkillSummary {
 }
 
 export interface LibraryView {
-  interfaces: { id: string; description: string; methods: { name: string; description: string; composite: boolean; implementedBy: string[] }[] }[];
+  interfaces: {
+    id: string;
+    description: string;
+    methods: { name: string; description: string; composite: boolean; implementedBy: string[] }[];
+  }[];
   apps: { id: string; name: string; platforms: Platform[]; implements: string[]; origin: 'builtin' | 'user' }[];
   skills: SkillSummary[];
   problems: LibraryProblem[];
@@ -114,7 +118,16 @@ export interface RunResultView {
 /** Live progress of a run, as the executor emits it. */
 export type RunEventView =
   | { type: 'run_started'; runId: string; skillId: string; app?: string; args: Record<string, unknown> }
-  | { type: 'step_started'; runId: string; seq: number; depth: number; skillId: string; nodeId: string; primitive: string; resolved: Record<string, unknown> }
+  | {
+      type: 'step_started';
+      runId: string;
+      seq: number;
+      depth: number;
+      skillId: string;
+      nodeId: string;
+      primitive: string;
+      resolved: Record<string, unknown>;
+    }
   | { type: 'step_finished'; step: StepView }
   | { type: 'backtrack'; runId: string; skillId: string; fromNode: string; toNode: string; reason: string }
   /** A remark on the run, e.g. the agent's decision before each skill of a goal. */

@@ -58,19 +58,23 @@ export function decide(req: PermissionRequest, state: PolicyState): PolicyDecisi
 
   if (candidates.length === 0) {
     return {
-      effect: 'deny', source: 'default',
+      effect: 'deny',
+      source: 'default',
       reason: `no entry allows ${req.capability}${on} for \`${req.skill}\` (deny by default)${misses.length ? `; ${misses.slice(0, 2).join('; ')}` : ''}`,
     };
   }
   // Highest priority first; among equals the stricter effect; stable otherwise (manifest before workspace).
   const winner = candidates.reduce((best, c) =>
-    c.priority > best.priority || (c.priority === best.priority && EFFECT_RANK[c.effect] > EFFECT_RANK[best.effect]) ? c : best);
+    c.priority > best.priority || (c.priority === best.priority && EFFECT_RANK[c.effect] > EFFECT_RANK[best.effect]) ? c : best,
+  );
   const fallback = winner.entry.fallback_msg ? { fallbackMsg: winner.entry.fallback_msg } : {};
 
   if (winner.effect === 'deny') return { effect: 'deny', reason: winner.reason, source: winner.source, entry: winner.entry, ...fallback };
   if (winner.fromWorkspace && !declared && !WORKSPACE_LEVEL.has(req.capability)) {
     return {
-      effect: 'deny', source: 'default', ...fallback,
+      effect: 'deny',
+      source: 'default',
+      ...fallback,
       reason: `\`${req.skill}\` does not declare ${req.capability}${on}; the workspace entry ${winner.source} cannot grant what a skill does not declare`,
     };
   }
@@ -88,7 +92,11 @@ export function decide(req: PermissionRequest, state: PolicyState): PolicyDecisi
     const grant = findGrant(req, state);
     if (grant) {
       return {
-        effect: 'allow', source: `grant:${grant.id}`, grantId: grant.id, entry: winner.entry, rateKey: winner.rateKey,
+        effect: 'allow',
+        source: `grant:${grant.id}`,
+        grantId: grant.id,
+        entry: winner.entry,
+        rateKey: winner.rateKey,
         reason: `${req.capability}${on} allowed by ${grant.scope} grant ${grant.id} (answering ${grant.answers ?? winner.source})`,
       };
     }
@@ -98,10 +106,17 @@ export function decide(req: PermissionRequest, state: PolicyState): PolicyDecisi
 
 /** A live grant whose own constraints hold for the request (its slots were bound when granted). */
 export function findGrant(req: PermissionRequest, state: Pick<PolicyState, 'grants' | 'env' | 'usage'>): Grant | undefined {
-  return state.grants.find((g) => g.skill === req.skill
-    && g.capability === req.capability
-    && g.revokedAt === undefined
-    && g.grantedAt <= req.time
-    && (g.expiresAt === undefined || req.time < g.expiresAt)
-    && evaluateConstraints(g.constraints, { ...req, args: {} }, { env: state.env, effect: 'allow', usage: state.usage[`grant:${g.id}`] ?? [] }).kind === 'applies');
+  return state.grants.find(
+    (g) =>
+      g.skill === req.skill &&
+      g.capability === req.capability &&
+      g.revokedAt === undefined &&
+      g.grantedAt <= req.time &&
+      (g.expiresAt === undefined || req.time < g.expiresAt) &&
+      evaluateConstraints(
+        g.constraints,
+        { ...req, args: {} },
+        { env: state.env, effect: 'allow', usage: state.usage[`grant:${g.id}`] ?? [] },
+      ).kind === 'applies',
+  );
 }

@@ -60,39 +60,60 @@ export function evaluateConstraints(c: Constraints | undefined, req: PermissionR
   const isDeny = ctx.effect === 'deny';
   const needs = (field: 'path' | 'app' | 'url', test: () => ConstraintVerdict): ConstraintVerdict => {
     if (kind === field) return test();
-    if (kind === 'unknown') return isDeny ? { kind: 'applies' } : { kind: 'mismatch', why: `the ${field} is unknown${target.kind === 'unknown' && target.hint ? ` (${target.hint})` : ''}` };
-    return { kind: 'mismatch', why: `the entry is scoped to ${field}s, the request targets ${target.kind === 'none' ? 'nothing' : `a ${target.kind}`}` };
+    if (kind === 'unknown')
+      return isDeny
+        ? { kind: 'applies' }
+        : { kind: 'mismatch', why: `the ${field} is unknown${target.kind === 'unknown' && target.hint ? ` (${target.hint})` : ''}` };
+    return {
+      kind: 'mismatch',
+      why: `the entry is scoped to ${field}s, the request targets ${target.kind === 'none' ? 'nothing' : `a ${target.kind}`}`,
+    };
   };
   const checks: (() => ConstraintVerdict)[] = [];
   if (c.paths) {
-    checks.push(() => needs('path', () => {
-      const p = (target as { path: string }).path;
-      const scopes = c.paths!.map((s) => resolvePathScope(s, values, ctx.env));
-      return scopes.some((s) => s !== undefined && pathInScope(p, s, ctx.env))
-        ? { kind: 'applies' }
-        : { kind: 'mismatch', why: `${p} is outside ${c.paths!.map((s, i) => (scopes[i] && scopes[i] !== s ? `${s}=${scopes[i]}` : s)).join(', ')}` };
-    }));
+    checks.push(() =>
+      needs('path', () => {
+        const p = (target as { path: string }).path;
+        const scopes = c.paths!.map((s) => resolvePathScope(s, values, ctx.env));
+        return scopes.some((s) => s !== undefined && pathInScope(p, s, ctx.env))
+          ? { kind: 'applies' }
+          : {
+              kind: 'mismatch',
+              why: `${p} is outside ${c.paths!.map((s, i) => (scopes[i] && scopes[i] !== s ? `${s}=${scopes[i]}` : s)).join(', ')}`,
+            };
+      }),
+    );
   }
   if (c.workspace_only) {
-    checks.push(() => needs('path', () => {
-      const ws = ctx.env.folders.workspace;
-      const p = (target as { path: string }).path;
-      const scope = ws && resolvePathScope(ws, {}, ctx.env);
-      return scope && pathInScope(p, scope, ctx.env) ? { kind: 'applies' } : { kind: 'mismatch', why: `${p} is outside the workspace${ws ? ` ${ws}` : ' (none configured)'}` };
-    }));
+    checks.push(() =>
+      needs('path', () => {
+        const ws = ctx.env.folders.workspace;
+        const p = (target as { path: string }).path;
+        const scope = ws && resolvePathScope(ws, {}, ctx.env);
+        return scope && pathInScope(p, scope, ctx.env)
+          ? { kind: 'applies' }
+          : { kind: 'mismatch', why: `${p} is outside the workspace${ws ? ` ${ws}` : ' (none configured)'}` };
+      }),
+    );
   }
   if (c.apps) {
-    checks.push(() => needs('app', () => {
-      const app = (target as { app: string }).app;
-      const apps = c.apps!.map((a) => bindSlots(a, values));
-      return apps.includes(app) ? { kind: 'applies' } : { kind: 'mismatch', why: `app \`${app}\` is not among ${c.apps!.join(', ')}` };
-    }));
+    checks.push(() =>
+      needs('app', () => {
+        const app = (target as { app: string }).app;
+        const apps = c.apps!.map((a) => bindSlots(a, values));
+        return apps.includes(app) ? { kind: 'applies' } : { kind: 'mismatch', why: `app \`${app}\` is not among ${c.apps!.join(', ')}` };
+      }),
+    );
   }
   if (c.domains || c.urls) {
-    checks.push(() => needs('url', () => {
-      const url = (target as { url: string }).url;
-      return urlAllowed(url, c.domains, c.urls) ? { kind: 'applies' } : { kind: 'mismatch', why: `${url} is not in the allowlist ${[...(c.domains ?? []), ...(c.urls ?? [])].join(', ')}` };
-    }));
+    checks.push(() =>
+      needs('url', () => {
+        const url = (target as { url: string }).url;
+        return urlAllowed(url, c.domains, c.urls)
+          ? { kind: 'applies' }
+          : { kind: 'mismatch', why: `${url} is not in the allowlist ${[...(c.domains ?? []), ...(c.urls ?? [])].join(', ')}` };
+      }),
+    );
   }
   if (c.time_window) checks.push(() => inTimeWindow(c.time_window!, req.time, ctx.env.utcOffsetMinutes));
   for (const check of checks) {
@@ -113,7 +134,8 @@ export function evaluateConstraints(c: Constraints | undefined, req: PermissionR
   if (c.rate_limit && !isDeny) {
     const since = req.time - c.rate_limit.per_seconds * 1000;
     const used = ctx.usage.filter((t) => t > since && t <= req.time).length;
-    if (used >= c.rate_limit.count) return { kind: 'violation', why: `rate limit of ${c.rate_limit.count} per ${c.rate_limit.per_seconds} s reached` };
+    if (used >= c.rate_limit.count)
+      return { kind: 'violation', why: `rate limit of ${c.rate_limit.count} per ${c.rate_limit.per_seconds} s reached` };
   }
   return { kind: 'applies' };
 }
@@ -141,5 +163,7 @@ export function inTimeWindow(w: NonNullable<Constraints['time_window']>, time: n
   // For a window past midnight, the hours after midnight belong to the day it started.
   const dayIndex = start > end && now < end ? (local.getUTCDay() + 6) % 7 : local.getUTCDay();
   const dayOk = !w.days || w.days.includes(DAYS[dayIndex]!);
-  return inside && dayOk ? { kind: 'applies' } : { kind: 'mismatch', why: `outside the time window ${w.start}-${w.end}${w.days ? ` on ${w.days.join(',')}` : ''}` };
+  return inside && dayOk
+    ? { kind: 'applies' }
+    : { kind: 'mismatch', why: `outside the time window ${w.start}-${w.end}${w.days ? ` on ${w.days.join(',')}` : ''}` };
 }

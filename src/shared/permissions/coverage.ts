@@ -26,16 +26,35 @@ export function manifestWithin(inner: BoundManifest, outer: BoundManifest, env: 
     if (e.effect === 'deny') return;
     for (const cap of capsOf(e.capability)) {
       const ic = bindConstraints(withImplicitApps(e.constraints, cap, inner.app), inner.values);
-      const cover = outer.manifest.find((o) => o.effect !== 'deny' && patternCovers(o.capability, cap)
-        && RANK[o.effect]! <= RANK[e.effect]!
-        && constraintsWithin(ic, bindConstraints(withImplicitApps(o.constraints, cap, outer.app), outer.values), env));
+      const cover = outer.manifest.find(
+        (o) =>
+          o.effect !== 'deny' &&
+          patternCovers(o.capability, cap) &&
+          RANK[o.effect]! <= RANK[e.effect]! &&
+          constraintsWithin(ic, bindConstraints(withImplicitApps(o.constraints, cap, outer.app), outer.values), env),
+      );
       if (!cover) {
-        problems.push(`entry #${i} (${e.effect} ${cap}${describe(ic)}) is not within any ${e.effect === 'allow' ? 'allow' : 'allow or confirm'} entry of the caller`);
+        problems.push(
+          `entry #${i} (${e.effect} ${cap}${describe(ic)}) is not within any ${e.effect === 'allow' ? 'allow' : 'allow or confirm'} entry of the caller`,
+        );
         return;
       }
-      const blocking = outer.manifest.find((o) => o.effect === 'deny' && patternCovers(o.capability, cap) && (o.priority ?? 0) >= (cover.priority ?? 0)
-        && !inner.manifest.some((x) => x.effect === 'deny' && patternCovers(x.capability, cap) && JSON.stringify(x.constraints ?? {}) === JSON.stringify(o.constraints ?? {})));
-      if (blocking) problems.push(`entry #${i} (${e.effect} ${cap}) would escape the caller's deny ${blocking.capability}${describe(blocking.constraints)}`);
+      const blocking = outer.manifest.find(
+        (o) =>
+          o.effect === 'deny' &&
+          patternCovers(o.capability, cap) &&
+          (o.priority ?? 0) >= (cover.priority ?? 0) &&
+          !inner.manifest.some(
+            (x) =>
+              x.effect === 'deny' &&
+              patternCovers(x.capability, cap) &&
+              JSON.stringify(x.constraints ?? {}) === JSON.stringify(o.constraints ?? {}),
+          ),
+      );
+      if (blocking)
+        problems.push(
+          `entry #${i} (${e.effect} ${cap}) would escape the caller's deny ${blocking.capability}${describe(blocking.constraints)}`,
+        );
     }
   });
   return problems;
@@ -63,7 +82,15 @@ export function constraintsWithin(inner: Constraints, outer: Constraints, env: S
   }
   if (outer.workspace_only && !inner.workspace_only) {
     const ws = env.folders.workspace && resolvePathScope(env.folders.workspace, {}, env);
-    if (!ws || !inner.paths || !inner.paths.every((p) => { const r = resolvePathScope(p, {}, env); return r && scopeWithin(r, ws, env); })) return false;
+    if (
+      !ws ||
+      !inner.paths ||
+      !inner.paths.every((p) => {
+        const r = resolvePathScope(p, {}, env);
+        return r && scopeWithin(r, ws, env);
+      })
+    )
+      return false;
   }
   if (outer.apps && (!inner.apps || !inner.apps.every((a) => outer.apps!.includes(a)))) return false;
   if (outer.domains || outer.urls) {
@@ -71,15 +98,19 @@ export function constraintsWithin(inner: Constraints, outer: Constraints, env: S
     const domainOk = (inner.domains ?? []).every((d) => {
       const host = d.replace(/^\*?\./, '');
       const wild = d !== host;
-      return (outer.domains ?? []).some((o) => (wild ? (o.startsWith('*.') || o.startsWith('.')) && hostInDomain(host, o) : hostInDomain(host, o)));
+      return (outer.domains ?? []).some((o) =>
+        wild ? (o.startsWith('*.') || o.startsWith('.')) && hostInDomain(host, o) : hostInDomain(host, o),
+      );
     });
     const urlOk = (inner.urls ?? []).every((u) => (outer.urls ?? []).some((o) => u.toLowerCase().startsWith(o.toLowerCase())));
     if (!domainOk || !urlOk) return false;
   }
-  if (outer.denied_command_patterns && !outer.denied_command_patterns.every((p) => inner.denied_command_patterns?.includes(p))) return false;
+  if (outer.denied_command_patterns && !outer.denied_command_patterns.every((p) => inner.denied_command_patterns?.includes(p)))
+    return false;
   if (outer.rate_limit) {
     const i = inner.rate_limit;
-    if (!i || i.count / i.per_seconds > outer.rate_limit.count / outer.rate_limit.per_seconds || i.count > outer.rate_limit.count) return false;
+    if (!i || i.count / i.per_seconds > outer.rate_limit.count / outer.rate_limit.per_seconds || i.count > outer.rate_limit.count)
+      return false;
   }
   if (outer.time_window && JSON.stringify(inner.time_window) !== JSON.stringify(outer.time_window)) return false;
   return true;

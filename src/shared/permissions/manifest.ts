@@ -9,64 +9,81 @@ import { isKnownPattern, suggestCapabilities } from './taxonomy';
  */
 
 /** `group.name`, `group.*` or `*`, naming at least one capability of the taxonomy. */
-export const CapabilityPatternSchema = z.string()
+export const CapabilityPatternSchema = z
+  .string()
   .regex(/^(\*|[a-z_]+\.(\*|[a-z_]+))$/, 'expected `group.name`, `group.*` or `*`')
   .superRefine((p, ctx) => {
     if (isKnownPattern(p)) return;
     const near = suggestCapabilities(p);
-    ctx.addIssue({ code: 'custom', message: `unknown capability \`${p}\`${near.length ? `; did you mean ${near.map((n) => `\`${n}\``).join(' or ')}?` : ''} (see docs/permissions.md)` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `unknown capability \`${p}\`${near.length ? `; did you mean ${near.map((n) => `\`${n}\``).join(' or ')}?` : ''} (see docs/permissions.md)`,
+    });
   });
 
 const HHMM = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'expected a 24-hour time `HH:MM`');
 
-const RegexSchema = z.string().min(1).superRefine((p, ctx) => {
-  try {
-    new RegExp(p, 'i');
-  } catch (err) {
-    ctx.addIssue({ code: 'custom', message: `invalid regular expression ${describeValue(p)}: ${(err as Error).message}` });
-  }
-});
+const RegexSchema = z
+  .string()
+  .min(1)
+  .superRefine((p, ctx) => {
+    try {
+      new RegExp(p, 'i');
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: `invalid regular expression ${describeValue(p)}: ${(err as Error).message}` });
+    }
+  });
 
-export const ConstraintsSchema = z.object({
-  /**
-   * Path scopes. `${arg}` binds to an argument; `~`, `%HOME%`, `%DOCUMENTS%`, `%DESKTOP%`, `%DOWNLOADS%`,
-   * `%WORKSPACE%`, `%TEMP%` expand to the user's folders; `*` matches within a segment, `**` across.
-   * A scope also covers everything below it.
-   */
-  paths: z.array(z.string().min(1)).optional(),
-  /** Paths must lie inside the workspace folder. */
-  workspace_only: z.boolean().optional(),
-  /** App ids whose windows may receive input (`${app}`: the app the skill runs in). @default the skill's own app, for input and launch */
-  apps: z.array(z.string().min(1)).optional(),
-  /** Host allowlist: `example.com` (exactly), `*.example.com` (subdomains and itself). */
-  domains: z.array(z.string().min(1)).optional(),
-  /** URL prefixes allowed (`https://api.example.com/v1/`). */
-  urls: z.array(z.string().min(1)).optional(),
-  /** Case-insensitive regexes; a command matching one is denied even where this entry allows. */
-  denied_command_patterns: z.array(RegexSchema).optional(),
-  /** At most `count` allowed decisions per `per_seconds` under this entry; beyond, denied. */
-  rate_limit: z.object({ count: z.number().int().positive(), per_seconds: z.number().positive() }).strict().optional(),
-  /** Local time window in which this entry applies (end before start wraps past midnight). */
-  time_window: z.object({
-    start: HHMM,
-    end: HHMM,
-    days: z.array(z.enum(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'])).min(1).optional(),
-  }).strict().optional(),
-}).strict();
+export const ConstraintsSchema = z
+  .object({
+    /**
+     * Path scopes. `${arg}` binds to an argument; `~`, `%HOME%`, `%DOCUMENTS%`, `%DESKTOP%`, `%DOWNLOADS%`,
+     * `%WORKSPACE%`, `%TEMP%` expand to the user's folders; `*` matches within a segment, `**` across.
+     * A scope also covers everything below it.
+     */
+    paths: z.array(z.string().min(1)).optional(),
+    /** Paths must lie inside the workspace folder. */
+    workspace_only: z.boolean().optional(),
+    /** App ids whose windows may receive input (`${app}`: the app the skill runs in). @default the skill's own app, for input and launch */
+    apps: z.array(z.string().min(1)).optional(),
+    /** Host allowlist: `example.com` (exactly), `*.example.com` (subdomains and itself). */
+    domains: z.array(z.string().min(1)).optional(),
+    /** URL prefixes allowed (`https://api.example.com/v1/`). */
+    urls: z.array(z.string().min(1)).optional(),
+    /** Case-insensitive regexes; a command matching one is denied even where this entry allows. */
+    denied_command_patterns: z.array(RegexSchema).optional(),
+    /** At most `count` allowed decisions per `per_seconds` under this entry; beyond, denied. */
+    rate_limit: z.object({ count: z.number().int().positive(), per_seconds: z.number().positive() }).strict().optional(),
+    /** Local time window in which this entry applies (end before start wraps past midnight). */
+    time_window: z
+      .object({
+        start: HHMM,
+        end: HHMM,
+        days: z
+          .array(z.enum(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun']))
+          .min(1)
+          .optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
 export type Constraints = z.infer<typeof ConstraintsSchema>;
 
 export const EffectSchema = z.enum(['allow', 'confirm', 'deny']);
 export type Effect = z.infer<typeof EffectSchema>;
 
-export const PermissionEntrySchema = z.object({
-  capability: CapabilityPatternSchema,
-  effect: EffectSchema,
-  /** Higher wins; at equal priority deny wins over confirm, confirm over allow. @default 0 */
-  priority: z.number().int().min(-1000).max(1000).optional(),
-  constraints: ConstraintsSchema.optional(),
-  /** Shown to the user when the request is denied or needs confirmation. */
-  fallback_msg: z.string().max(500).optional(),
-}).strict();
+export const PermissionEntrySchema = z
+  .object({
+    capability: CapabilityPatternSchema,
+    effect: EffectSchema,
+    /** Higher wins; at equal priority deny wins over confirm, confirm over allow. @default 0 */
+    priority: z.number().int().min(-1000).max(1000).optional(),
+    constraints: ConstraintsSchema.optional(),
+    /** Shown to the user when the request is denied or needs confirmation. */
+    fallback_msg: z.string().max(500).optional(),
+  })
+  .strict();
 export type PermissionEntry = z.infer<typeof PermissionEntrySchema>;
 
 export const TrustTierSchema = z.enum(['builtin', 'verified', 'community', 'untrusted']);
@@ -80,40 +97,52 @@ export const TrustCapSchema = z.enum(['none', 'dangerous', 'all']);
 export type TrustCap = z.infer<typeof TrustCapSchema>;
 
 /** Folders that path scopes may name; absent ones never match. */
-export const FoldersSchema = z.object({
-  home: z.string().optional(),
-  documents: z.string().optional(),
-  desktop: z.string().optional(),
-  downloads: z.string().optional(),
-  workspace: z.string().optional(),
-  temp: z.string().optional(),
-}).strict();
+export const FoldersSchema = z
+  .object({
+    home: z.string().optional(),
+    documents: z.string().optional(),
+    desktop: z.string().optional(),
+    downloads: z.string().optional(),
+    workspace: z.string().optional(),
+    temp: z.string().optional(),
+  })
+  .strict();
 export type Folders = z.infer<typeof FoldersSchema>;
 
 /**
  * The workspace defaults document (`<dataDir>/policy.yaml` or `.json`): entries every skill is
  * subject to, competing with its manifest by priority; how trust tiers cap allows; folders.
  */
-export const WorkspacePolicySchema = z.object({
-  kind: z.literal('policy').optional(),
-  version: z.literal(1).default(1),
-  description: z.string().optional(),
-  entries: ManifestSchema.default([]),
-  /** `dangerous`: allows of dangerous/system capabilities become confirm; `all`: every allow does. */
-  trust: z.object({
-    builtin: TrustCapSchema.optional(),
-    verified: TrustCapSchema.optional(),
-    community: TrustCapSchema.optional(),
-    untrusted: TrustCapSchema.optional(),
-  }).strict().default({}),
-  folders: FoldersSchema.default({}),
-  /** How long a prompt waits before it counts as a deny. @default 60000 */
-  prompt_timeout_ms: z.number().int().positive().max(3_600_000).optional(),
-}).strict();
+export const WorkspacePolicySchema = z
+  .object({
+    kind: z.literal('policy').optional(),
+    version: z.literal(1).default(1),
+    description: z.string().optional(),
+    entries: ManifestSchema.default([]),
+    /** `dangerous`: allows of dangerous/system capabilities become confirm; `all`: every allow does. */
+    trust: z
+      .object({
+        builtin: TrustCapSchema.optional(),
+        verified: TrustCapSchema.optional(),
+        community: TrustCapSchema.optional(),
+        untrusted: TrustCapSchema.optional(),
+      })
+      .strict()
+      .default({}),
+    folders: FoldersSchema.default({}),
+    /** How long a prompt waits before it counts as a deny. @default 60000 */
+    prompt_timeout_ms: z.number().int().positive().max(3_600_000).optional(),
+  })
+  .strict();
 export type WorkspacePolicy = z.infer<typeof WorkspacePolicySchema>;
 
 /** Trust caps applied when the workspace document says nothing. */
-export const DEFAULT_TRUST_CAPS: Record<TrustTier, TrustCap> = { builtin: 'none', verified: 'none', community: 'dangerous', untrusted: 'all' };
+export const DEFAULT_TRUST_CAPS: Record<TrustTier, TrustCap> = {
+  builtin: 'none',
+  verified: 'none',
+  community: 'dangerous',
+  untrusted: 'all',
+};
 
 /**
  * Built-in workspace defaults: reading secrets asks even where a manifest allows it (at equal

@@ -80,12 +80,19 @@ export interface PolicyDecision {
 /** A human-readable rendering of a target, for prompts and the audit. */
 export function describeTarget(t: PermissionTarget): string | undefined {
   switch (t.kind) {
-    case 'path': return t.path;
-    case 'app': return `app:${t.app}`;
-    case 'url': return t.url;
-    case 'command': return t.command.length > 200 ? `${t.command.slice(0, 197)}...` : t.command;
-    case 'skill': return `skill:${t.skill}`;
-    case 'unknown': return `unknown${t.hint ? `:${t.hint}` : ''}`;
-    case 'none': return undefined;
+    case 'path':
+      return t.path;
+    case 'app':
+      return `app:${t.app}`;
+    case 'url':
+      return t.url;
+    case 'command':
+      return t.command.length > 200 ? `${t.command.slice(0, 197)}...` : t.command;
+    case 'skill':
+      return `skill:${t.skill}`;
+    case 'unknown':
+      return `unknown${t.hint ? `:${t.hint}` : ''}`;
+    case 'none':
+      return undefined;
   }
 }

@@ -16,8 +16,14 @@ export interface ScopeEnv {
 }
 
 const FOLDER_TOKENS: Record<string, keyof Folders> = {
-  HOME: 'home', USERPROFILE: 'home', DOCUMENTS: 'documents', DESKTOP: 'desktop',
-  DOWNLOADS: 'downloads', WORKSPACE: 'workspace', TEMP: 'temp', TMP: 'temp',
+  HOME: 'home',
+  USERPROFILE: 'home',
+  DOCUMENTS: 'documents',
+  DESKTOP: 'desktop',
+  DOWNLOADS: 'downloads',
+  WORKSPACE: 'workspace',
+  TEMP: 'temp',
+  TMP: 'temp',
 };
 
 const SLOT = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;

@@ -41,13 +41,13 @@ export class PermissionSession {
 
   /** A snapshot for `decide`. */
   state(): PolicyState {
-    return this.snapshot ??= {
+    return (this.snapshot ??= {
       skills: Object.fromEntries(this.skills),
       workspace: this.workspace,
       grants: this.grants,
       usage: this.usage,
       env: this.env,
-    };
+    });
   }
 
   decide(req: PermissionRequest): PolicyDecision {
@@ -86,9 +86,12 @@ export class PermissionSession {
     const values = { ...(req.args ?? {}), ...(req.app !== undefined && { app: req.app }) };
     const grant: Grant = {
       id: opts.id ?? `${this.idPrefix}${this.nextGrant++}`,
-      skill: req.skill, capability: req.capability, scope,
+      skill: req.skill,
+      capability: req.capability,
+      scope,
       constraints: bindConstraints(copied, values),
-      grantedAt: req.time, answers: decision.source,
+      grantedAt: req.time,
+      answers: decision.source,
       ...(opts.expiresAt !== undefined && { expiresAt: opts.expiresAt }),
     };
     this.grants = [...this.grants, grant];

@@ -24,50 +24,67 @@ const CapabilitySchema = z.string().refine((c) => (CAPABILITY_NAMES as string[])
   message: `expected a capability name (${CAPABILITY_NAMES.slice(0, 4).join(', ')}, ...); patterns are for manifests, requests name one capability`,
 });
 
-const TimeSchema = z.union([z.number().int().nonnegative(), z.iso.datetime({ offset: true })])
+const TimeSchema = z
+  .union([z.number().int().nonnegative(), z.iso.datetime({ offset: true })])
   .transform((t) => (typeof t === 'number' ? t : Date.parse(t)));
 
 /** The `--policy` document: workspace defaults plus the manifests of the skills in play. */
-export const SimulationPolicySchema = z.object({
-  workspace: WorkspacePolicySchema.optional(),
-  skills: z.record(z.string().min(1), z.object({
-    permissions: ManifestSchema,
-    trust: TrustTierSchema.default('builtin'),
-    app: z.string().optional(),
-    version: z.string().optional(),
-  }).strict()),
-  env: z.object({
-    folders: FoldersSchema.default({}),
-    path_style: z.enum(['posix', 'win32']).default('posix'),
-    utc_offset_minutes: z.number().int().min(-840).max(840).default(0),
-  }).strict().default({ folders: {}, path_style: 'posix', utc_offset_minutes: 0 }),
-}).strict();
+export const SimulationPolicySchema = z
+  .object({
+    workspace: WorkspacePolicySchema.optional(),
+    skills: z.record(
+      z.string().min(1),
+      z
+        .object({
+          permissions: ManifestSchema,
+          trust: TrustTierSchema.default('builtin'),
+          app: z.string().optional(),
+          version: z.string().optional(),
+        })
+        .strict(),
+    ),
+    env: z
+      .object({
+        folders: FoldersSchema.default({}),
+        path_style: z.enum(['posix', 'win32']).default('posix'),
+        utc_offset_minutes: z.number().int().min(-840).max(840).default(0),
+      })
+      .strict()
+      .default({ folders: {}, path_style: 'posix', utc_offset_minutes: 0 }),
+  })
+  .strict();
 export type SimulationPolicy = z.infer<typeof SimulationPolicySchema>;
 
 /** One line of `--requests`. */
-export const SimulationRequestSchema = z.object({
-  skill: z.string().min(1),
-  capability: CapabilitySchema,
-  target: TargetSchema.default({ kind: 'none' }),
-  args: z.record(z.string(), z.unknown()).optional(),
-  app: z.string().optional(),
-  time: TimeSchema.optional(),
-  /** The user's answer if the decision is confirm. */
-  answer: z.enum(['allow_once', 'allow_session', 'deny']).optional(),
-}).strict();
+export const SimulationRequestSchema = z
+  .object({
+    skill: z.string().min(1),
+    capability: CapabilitySchema,
+    target: TargetSchema.default({ kind: 'none' }),
+    args: z.record(z.string(), z.unknown()).optional(),
+    app: z.string().optional(),
+    time: TimeSchema.optional(),
+    /** The user's answer if the decision is confirm. */
+    answer: z.enum(['allow_once', 'allow_session', 'deny']).optional(),
+  })
+  .strict();
 export type SimulationRequest = z.input<typeof SimulationRequestSchema>;
 
 /** `--grants`: grants already in force. */
-export const SimulationGrantsSchema = z.array(z.object({
-  id: z.string().min(1).optional(),
-  skill: z.string().min(1),
-  capability: CapabilitySchema,
-  constraints: ManifestSchema.element.shape.constraints.unwrap().default({}),
-  scope: z.enum(['once', 'session', 'persistent']).default('session'),
-  granted_at: TimeSchema.optional(),
-  expires_at: TimeSchema.optional(),
-  revoked_at: TimeSchema.optional(),
-}).strict());
+export const SimulationGrantsSchema = z.array(
+  z
+    .object({
+      id: z.string().min(1).optional(),
+      skill: z.string().min(1),
+      capability: CapabilitySchema,
+      constraints: ManifestSchema.element.shape.constraints.unwrap().default({}),
+      scope: z.enum(['once', 'session', 'persistent']).default('session'),
+      granted_at: TimeSchema.optional(),
+      expires_at: TimeSchema.optional(),
+      revoked_at: TimeSchema.optional(),
+    })
+    .strict(),
+);
 
 export interface SimulationResult {
   index: number;
@@ -98,23 +115,46 @@ export function simulate(
   opts: { now?: number } = {},
 ): SimulationResult[] {
   const now = opts.now ?? 0;
-  const session = new PermissionSession(policy.workspace ?? defaultWorkspacePolicy(), {
-    folders: policy.env.folders, pathStyle: policy.env.path_style, utcOffsetMinutes: policy.env.utc_offset_minutes,
-  }, {
-    skills: Object.fromEntries(Object.entries(policy.skills).map(([id, s]) => [id, {
-      permissions: s.permissions, trust: s.trust, ...(s.app && { app: s.app }), ...(s.version && { version: s.version }),
-    }])),
-    grants: grants.map((g, i): Grant => ({
-      id: g.id ?? `g${i + 1}`, skill: g.skill, capability: g.capability as Capability, constraints: g.constraints, scope: g.scope,
-      grantedAt: g.granted_at ?? 0,
-      ...(g.expires_at !== undefined && { expiresAt: g.expires_at }), ...(g.revoked_at !== undefined && { revokedAt: g.revoked_at }),
-    })),
-    idPrefix: 'sim',
-  });
+  const session = new PermissionSession(
+    policy.workspace ?? defaultWorkspacePolicy(),
+    {
+      folders: policy.env.folders,
+      pathStyle: policy.env.path_style,
+      utcOffsetMinutes: policy.env.utc_offset_minutes,
+    },
+    {
+      skills: Object.fromEntries(
+        Object.entries(policy.skills).map(([id, s]) => [
+          id,
+          {
+            permissions: s.permissions,
+            trust: s.trust,
+            ...(s.app && { app: s.app }),
+            ...(s.version && { version: s.version }),
+          },
+        ]),
+      ),
+      grants: grants.map((g, i): Grant => ({
+        id: g.id ?? `g${i + 1}`,
+        skill: g.skill,
+        capability: g.capability as Capability,
+        constraints: g.constraints,
+        scope: g.scope,
+        grantedAt: g.granted_at ?? 0,
+        ...(g.expires_at !== undefined && { expiresAt: g.expires_at }),
+        ...(g.revoked_at !== undefined && { revokedAt: g.revoked_at }),
+      })),
+      idPrefix: 'sim',
+    },
+  );
   return requests.map((r, index) => {
     const request: PermissionRequest = {
-      skill: r.skill, capability: r.capability as Capability, target: r.target as PermissionTarget, time: r.time ?? now,
-      ...(r.args && { args: r.args }), ...(r.app && { app: r.app }),
+      skill: r.skill,
+      capability: r.capability as Capability,
+      target: r.target as PermissionTarget,
+      time: r.time ?? now,
+      ...(r.args && { args: r.args }),
+      ...(r.app && { app: r.app }),
     };
     const d = session.decide(request);
     const result: SimulationResult = { index, request, effect: d.effect, final: d.effect, reason: d.reason, source: d.source };

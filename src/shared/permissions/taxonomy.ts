@@ -27,30 +27,95 @@ export interface CapabilityInfo {
 
 /** Every capability SkillDesk knows. Manifests naming anything else are rejected. */
 export const CAPABILITIES = {
-  'file.read': { category: 'files', level: 'normal', scope: 'path', description: 'Read a file (opened in an app, read by a script, or read by the executor).' },
+  'file.read': {
+    category: 'files',
+    level: 'normal',
+    scope: 'path',
+    description: 'Read a file (opened in an app, read by a script, or read by the executor).',
+  },
   'file.write': { category: 'files', level: 'dangerous', scope: 'path', description: 'Create or overwrite a file.' },
   'file.delete': { category: 'files', level: 'dangerous', scope: 'path', description: 'Delete a file or folder.' },
   'app.launch': { category: 'processes', level: 'normal', scope: 'app', description: 'Start an application from its profile.' },
   'process.kill': { category: 'processes', level: 'dangerous', scope: 'command', description: 'Terminate a process.' },
-  'shell.execute': { category: 'processes', level: 'dangerous', scope: 'command', description: 'Start other programs or command lines from a script (subprocess, child_process, Start-Process).' },
-  'script.execute': { category: 'processes', level: 'dangerous', scope: 'command', description: 'Run a script a skill carries (run_script: bash, sh, PowerShell, cmd, Python, JavaScript).' },
-  'input.keyboard': { category: 'input_screen', level: 'normal', scope: 'app', description: 'Send keystrokes to the windows of the named apps.' },
-  'input.mouse': { category: 'input_screen', level: 'normal', scope: 'app', description: 'Click, drag and scroll in the windows of the named apps.' },
-  'screen.capture': { category: 'input_screen', level: 'redact', scope: 'none', description: 'Take a screenshot or read the screen (OCR grounding).' },
+  'shell.execute': {
+    category: 'processes',
+    level: 'dangerous',
+    scope: 'command',
+    description: 'Start other programs or command lines from a script (subprocess, child_process, Start-Process).',
+  },
+  'script.execute': {
+    category: 'processes',
+    level: 'dangerous',
+    scope: 'command',
+    description: 'Run a script a skill carries (run_script: bash, sh, PowerShell, cmd, Python, JavaScript).',
+  },
+  'input.keyboard': {
+    category: 'input_screen',
+    level: 'normal',
+    scope: 'app',
+    description: 'Send keystrokes to the windows of the named apps.',
+  },
+  'input.mouse': {
+    category: 'input_screen',
+    level: 'normal',
+    scope: 'app',
+    description: 'Click, drag and scroll in the windows of the named apps.',
+  },
+  'screen.capture': {
+    category: 'input_screen',
+    level: 'redact',
+    scope: 'none',
+    description: 'Take a screenshot or read the screen (OCR grounding).',
+  },
   'clipboard.read': { category: 'input_screen', level: 'redact', scope: 'none', description: 'Read the clipboard.' },
   'clipboard.write': { category: 'input_screen', level: 'normal', scope: 'none', description: 'Replace the clipboard.' },
   'web.navigate': { category: 'network', level: 'normal', scope: 'url', description: 'Open a URL in a browser.' },
-  'web.fetch': { category: 'network', level: 'normal', scope: 'url', description: 'Download from a URL without sending data beyond the request.' },
-  'web.post': { category: 'network', level: 'dangerous', scope: 'url', description: 'Send data to a network host (HTTP bodies, uploads, raw sockets, mail, scp).' },
+  'web.fetch': {
+    category: 'network',
+    level: 'normal',
+    scope: 'url',
+    description: 'Download from a URL without sending data beyond the request.',
+  },
+  'web.post': {
+    category: 'network',
+    level: 'dangerous',
+    scope: 'url',
+    description: 'Send data to a network host (HTTP bodies, uploads, raw sockets, mail, scp).',
+  },
   'external_api.call': { category: 'network', level: 'dangerous', scope: 'url', description: 'Call a third-party API with credentials.' },
-  'settings.write': { category: 'system', level: 'system', scope: 'path', description: 'Change system or user settings, including shell profiles.' },
+  'settings.write': {
+    category: 'system',
+    level: 'system',
+    scope: 'path',
+    description: 'Change system or user settings, including shell profiles.',
+  },
   'registry.write': { category: 'system', level: 'system', scope: 'path', description: 'Write the Windows registry.' },
   'package.install': { category: 'system', level: 'system', scope: 'command', description: 'Install or remove software packages.' },
   'env_var.write': { category: 'system', level: 'system', scope: 'none', description: 'Set persistent environment variables.' },
-  'scheduled_job.create': { category: 'system', level: 'system', scope: 'command', description: 'Create cron jobs, scheduled tasks or timers.' },
-  'secrets.read': { category: 'secrets', level: 'redact', scope: 'path', description: 'Read credentials: SSH keys, .env files, credential stores, browser profiles.' },
-  'context.load': { category: 'agent', level: 'normal', scope: 'skill', description: "Load an untrusted skill's text into a model's context." },
-  'skill.call': { category: 'agent', level: 'normal', scope: 'skill', description: 'Call another skill (whose manifest must lie within the caller\'s).' },
+  'scheduled_job.create': {
+    category: 'system',
+    level: 'system',
+    scope: 'command',
+    description: 'Create cron jobs, scheduled tasks or timers.',
+  },
+  'secrets.read': {
+    category: 'secrets',
+    level: 'redact',
+    scope: 'path',
+    description: 'Read credentials: SSH keys, .env files, credential stores, browser profiles.',
+  },
+  'context.load': {
+    category: 'agent',
+    level: 'normal',
+    scope: 'skill',
+    description: "Load an untrusted skill's text into a model's context.",
+  },
+  'skill.call': {
+    category: 'agent',
+    level: 'normal',
+    scope: 'skill',
+    description: "Call another skill (whose manifest must lie within the caller's).",
+  },
   'policy.modify': { category: 'agent', level: 'system', scope: 'none', description: 'Change permission policy or grants.' },
 } as const satisfies Record<string, CapabilityInfo>;
 
@@ -59,8 +124,13 @@ export type Capability = keyof typeof CAPABILITIES;
 export const CAPABILITY_NAMES = Object.keys(CAPABILITIES) as Capability[];
 
 export const CATEGORY_TITLES: Record<CapabilityCategory, string> = {
-  files: 'Files', processes: 'Processes', input_screen: 'Input and screen', network: 'Network',
-  system: 'System', secrets: 'Secrets', agent: 'Agent',
+  files: 'Files',
+  processes: 'Processes',
+  input_screen: 'Input and screen',
+  network: 'Network',
+  system: 'System',
+  secrets: 'Secrets',
+  agent: 'Agent',
 };
 
 /** True when `name` is a canonical capability name. */

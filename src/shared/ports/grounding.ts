@@ -10,8 +10,7 @@ export interface GroundingContext {
 }
 
 export type GroundingResult =
-  | { found: true; point: Point; confidence: number; source: string }
-  | { found: false; reason: string; source: string };
+  { found: true; point: Point; confidence: number; source: string } | { found: false; reason: string; source: string };
 
 /** Resolves `text` and `accessibility` targets to screen points (accessibility tree, OCR, vision model...). */
 export interface Grounder {

@@ -26,8 +26,7 @@ export interface ActionRequest {
 
 export type MediationDecision =
   /** `prompted`: a person was asked (a dialog took focus): re-check the focused window before input. */
-  | { effect: 'allow'; reason?: string; prompted?: boolean }
-  | { effect: 'deny'; reason: string; code: string };
+  { effect: 'allow'; reason?: string; prompted?: boolean } | { effect: 'deny'; reason: string; code: string };
 
 export interface ActionMediator {
   check(request: ActionRequest, signal?: AbortSignal): Promise<MediationDecision>;

@@ -14,81 +14,105 @@ const IDENT = /^[A-Za-z][A-Za-z0-9_-]*$/;
 const METHOD = /^[a-z][a-z0-9_]*$/;
 const SEMVER = /^\d+\.\d+\.\d+$/;
 
-export const ReturnsSchema = z.object({
-  type: z.enum(['text', 'number', 'boolean', 'none']),
-  description: z.string().optional(),
-}).strict();
+export const ReturnsSchema = z
+  .object({
+    type: z.enum(['text', 'number', 'boolean', 'none']),
+    description: z.string().optional(),
+  })
+  .strict();
 
 /** A method of a domain interface: its signature, intents, and for composites the graph. */
-export const MethodSchema = z.object({
-  description: z.string().min(1),
-  /** Natural-language intent templates with `${arg}` slots; several per method. */
-  intents: z.array(z.string().min(1)).min(1),
-  args: ArgSpecsSchema.default({}),
-  returns: ReturnsSchema.optional(),
-  /** A composite is written once on the interface, in terms of other methods (`call: Interface.method`). */
-  composite: z.object({
-    graph: GraphSchema,
-    permissions: ManifestSchema.default([]),
-  }).strict().optional(),
-}).strict();
+export const MethodSchema = z
+  .object({
+    description: z.string().min(1),
+    /** Natural-language intent templates with `${arg}` slots; several per method. */
+    intents: z.array(z.string().min(1)).min(1),
+    args: ArgSpecsSchema.default({}),
+    returns: ReturnsSchema.optional(),
+    /** A composite is written once on the interface, in terms of other methods (`call: Interface.method`). */
+    composite: z
+      .object({
+        graph: GraphSchema,
+        permissions: ManifestSchema.default([]),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
 export type InterfaceMethod = z.infer<typeof MethodSchema>;
 
-export const InterfaceDocSchema = z.object({
-  kind: z.literal('interface'),
-  id: z.string().regex(/^[A-Z][A-Za-z0-9]*$/, 'interface ids are PascalCase, e.g. `TextEditor`'),
-  description: z.string().min(1),
-  /**
-   * Every app implements it implicitly (no `implements:` needed): its methods are composites of
-   * primitives that act on the app's focused window, e.g. the agent's basic primitives. @default false
-   */
-  universal: z.boolean().optional(),
-  methods: z.record(z.string().regex(METHOD, 'method names are snake_case'), MethodSchema),
-}).strict();
+export const InterfaceDocSchema = z
+  .object({
+    kind: z.literal('interface'),
+    id: z.string().regex(/^[A-Z][A-Za-z0-9]*$/, 'interface ids are PascalCase, e.g. `TextEditor`'),
+    description: z.string().min(1),
+    /**
+     * Every app implements it implicitly (no `implements:` needed): its methods are composites of
+     * primitives that act on the app's focused window, e.g. the agent's basic primitives. @default false
+     */
+    universal: z.boolean().optional(),
+    methods: z.record(z.string().regex(METHOD, 'method names are snake_case'), MethodSchema),
+  })
+  .strict();
 export type InterfaceDoc = z.infer<typeof InterfaceDocSchema>;
 
 export const PlatformSchema = z.enum(['linux', 'win32', 'darwin']);
 export type Platform = z.infer<typeof PlatformSchema>;
 
-export const AppDocSchema = z.object({
-  kind: z.literal('app'),
-  id: z.string().regex(IDENT),
-  name: z.string().min(1),
-  description: z.string().optional(),
-  platforms: z.array(PlatformSchema).min(1),
-  launch: z.object({
-    command: z.string().min(1),
-    args: z.array(z.string()).default([]),
-    env: z.record(z.string(), z.string()).optional(),
-  }).strict(),
-  /** How to recognise the app's windows; all given matchers must hold (regexes, case-insensitive). */
-  windows: z.object({
-    process: z.string().optional(),
-    title: z.string().optional(),
-    class: z.string().optional(),
-  }).strict().refine((w) => w.process || w.title || w.class, 'give at least one of `process`, `title`, `class`'),
-  implements: z.array(z.string().regex(/^[A-Z][A-Za-z0-9]*$/)).default([]),
-}).strict();
+export const AppDocSchema = z
+  .object({
+    kind: z.literal('app'),
+    id: z.string().regex(IDENT),
+    name: z.string().min(1),
+    description: z.string().optional(),
+    platforms: z.array(PlatformSchema).min(1),
+    launch: z
+      .object({
+        command: z.string().min(1),
+        args: z.array(z.string()).default([]),
+        env: z.record(z.string(), z.string()).optional(),
+      })
+      .strict(),
+    /** How to recognise the app's windows; all given matchers must hold (regexes, case-insensitive). */
+    windows: z
+      .object({
+        process: z.string().optional(),
+        title: z.string().optional(),
+        class: z.string().optional(),
+      })
+      .strict()
+      .refine((w) => w.process || w.title || w.class, 'give at least one of `process`, `title`, `class`'),
+    implements: z.array(z.string().regex(/^[A-Z][A-Za-z0-9]*$/)).default([]),
+  })
+  .strict();
 export type AppDoc = z.infer<typeof AppDocSchema>;
 
-export const SkillDocSchema = z.object({
-  kind: z.literal('skill'),
-  id: z.string().regex(/^[A-Za-z][A-Za-z0-9_-]*\.[a-z][a-z0-9_]*$/, 'skill ids are `app.method`, e.g. `mousepad.save_as`'),
-  app: z.string().regex(IDENT),
-  /** `Interface.method` this skill implements; omit for an app-only skill. */
-  implements: z.string().regex(/^[A-Z][A-Za-z0-9]*\.[a-z][a-z0-9_]*$/).optional(),
-  version: z.string().regex(SEMVER, 'expected a semantic version such as `1.0.0`').default('1.0.0'),
-  trust: TrustTierSchema.default('builtin'),
-  /** Inherited from the interface method when omitted. */
-  description: z.string().optional(),
-  intents: z.array(z.string().min(1)).optional(),
-  args: ArgSpecsSchema.optional(),
-  returns: ReturnsSchema.optional(),
-  permissions: ManifestSchema.default([]),
-  graph: GraphSchema,
-  /** Post-condition checked after a successful walk. */
-  verify: z.object({ condition: WaitConditionSchema, timeoutMs: z.number().int().positive().max(60_000).optional() }).strict().optional(),
-}).strict();
+export const SkillDocSchema = z
+  .object({
+    kind: z.literal('skill'),
+    id: z.string().regex(/^[A-Za-z][A-Za-z0-9_-]*\.[a-z][a-z0-9_]*$/, 'skill ids are `app.method`, e.g. `mousepad.save_as`'),
+    app: z.string().regex(IDENT),
+    /** `Interface.method` this skill implements; omit for an app-only skill. */
+    implements: z
+      .string()
+      .regex(/^[A-Z][A-Za-z0-9]*\.[a-z][a-z0-9_]*$/)
+      .optional(),
+    version: z.string().regex(SEMVER, 'expected a semantic version such as `1.0.0`').default('1.0.0'),
+    trust: TrustTierSchema.default('builtin'),
+    /** Inherited from the interface method when omitted. */
+    description: z.string().optional(),
+    intents: z.array(z.string().min(1)).optional(),
+    args: ArgSpecsSchema.optional(),
+    returns: ReturnsSchema.optional(),
+    permissions: ManifestSchema.default([]),
+    graph: GraphSchema,
+    /** Post-condition checked after a successful walk. */
+    verify: z
+      .object({ condition: WaitConditionSchema, timeoutMs: z.number().int().positive().max(60_000).optional() })
+      .strict()
+      .optional(),
+  })
+  .strict();
 export type SkillDoc = z.infer<typeof SkillDocSchema>;
 
 export const LibraryDocSchema = z.discriminatedUnion('kind', [InterfaceDocSchema, AppDocSchema, SkillDocSchema]);

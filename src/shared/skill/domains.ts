@@ -15,81 +15,104 @@ const common = {
   examples: z.array(z.union([z.string(), z.number(), z.boolean()])).optional(),
 };
 
-export const EnumArgSchema = z.object({
-  type: z.literal('enum'),
-  values: z.array(z.union([z.string(), z.number()])).min(1),
-  default: z.union([z.string(), z.number()]).optional(),
-  ...common,
-}).strict();
+export const EnumArgSchema = z
+  .object({
+    type: z.literal('enum'),
+    values: z.array(z.union([z.string(), z.number()])).min(1),
+    default: z.union([z.string(), z.number()]).optional(),
+    ...common,
+  })
+  .strict();
 
 /** A finite domain whose members are only known at run time. */
 export const ChoiceSourceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('directory'), path: z.string(), pattern: z.string().optional() }).strict(),
   z.object({ kind: z.literal('windows'), app: z.string().optional() }).strict(),
-  z.object({
-    kind: z.literal('command'),
-    interpreter: z.enum(['bash', 'sh', 'powershell', 'cmd', 'python', 'node']),
-    script: z.string(),
-  }).strict(),
+  z
+    .object({
+      kind: z.literal('command'),
+      interpreter: z.enum(['bash', 'sh', 'powershell', 'cmd', 'python', 'node']),
+      script: z.string(),
+    })
+    .strict(),
 ]);
 
-export const ChoiceArgSchema = z.object({
-  type: z.literal('choice'),
-  source: ChoiceSourceSchema,
-  default: z.string().optional(),
-  ...common,
-}).strict();
+export const ChoiceArgSchema = z
+  .object({
+    type: z.literal('choice'),
+    source: ChoiceSourceSchema,
+    default: z.string().optional(),
+    ...common,
+  })
+  .strict();
 
-export const StringArgSchema = z.object({
-  type: z.literal('string'),
-  pattern: z.string().optional(),
-  minLength: z.number().int().nonnegative().optional(),
-  maxLength: z.number().int().positive().optional(),
-  default: z.string().optional(),
-  ...common,
-}).strict().refine((s) => !s.pattern || (s.examples?.length ?? 0) > 0, {
-  message: 'a string argument with a `pattern` needs `examples` so that samples can be generated',
-  path: ['examples'],
-});
+export const StringArgSchema = z
+  .object({
+    type: z.literal('string'),
+    pattern: z.string().optional(),
+    minLength: z.number().int().nonnegative().optional(),
+    maxLength: z.number().int().positive().optional(),
+    default: z.string().optional(),
+    ...common,
+  })
+  .strict()
+  .refine((s) => !s.pattern || (s.examples?.length ?? 0) > 0, {
+    message: 'a string argument with a `pattern` needs `examples` so that samples can be generated',
+    path: ['examples'],
+  });
 
-export const TextArgSchema = z.object({
-  type: z.literal('text'),
-  maxLength: z.number().int().positive().optional(),
-  default: z.string().optional(),
-  ...common,
-}).strict();
+export const TextArgSchema = z
+  .object({
+    type: z.literal('text'),
+    maxLength: z.number().int().positive().optional(),
+    default: z.string().optional(),
+    ...common,
+  })
+  .strict();
 
-export const NumberArgSchema = z.object({
-  type: z.literal('number'),
-  min: z.number().optional(),
-  max: z.number().optional(),
-  integer: z.boolean().optional(),
-  default: z.number().optional(),
-  ...common,
-}).strict();
+export const NumberArgSchema = z
+  .object({
+    type: z.literal('number'),
+    min: z.number().optional(),
+    max: z.number().optional(),
+    integer: z.boolean().optional(),
+    default: z.number().optional(),
+    ...common,
+  })
+  .strict();
 
-export const BooleanArgSchema = z.object({
-  type: z.literal('boolean'),
-  default: z.boolean().optional(),
-  ...common,
-}).strict();
+export const BooleanArgSchema = z
+  .object({
+    type: z.literal('boolean'),
+    default: z.boolean().optional(),
+    ...common,
+  })
+  .strict();
 
-export const PathArgSchema = z.object({
-  type: z.literal('path'),
-  /** What the path names. @default 'file' */
-  target: z.enum(['file', 'directory', 'any']).optional(),
-  /** @default true */
-  absolute: z.boolean().optional(),
-  /** The path must already exist when the skill starts. @default false */
-  mustExist: z.boolean().optional(),
-  /** Allowed extensions, with the dot: ['.txt']. */
-  extensions: z.array(z.string().regex(/^\.[A-Za-z0-9]+$/)).optional(),
-  default: z.string().optional(),
-  ...common,
-}).strict();
+export const PathArgSchema = z
+  .object({
+    type: z.literal('path'),
+    /** What the path names. @default 'file' */
+    target: z.enum(['file', 'directory', 'any']).optional(),
+    /** @default true */
+    absolute: z.boolean().optional(),
+    /** The path must already exist when the skill starts. @default false */
+    mustExist: z.boolean().optional(),
+    /** Allowed extensions, with the dot: ['.txt']. */
+    extensions: z.array(z.string().regex(/^\.[A-Za-z0-9]+$/)).optional(),
+    default: z.string().optional(),
+    ...common,
+  })
+  .strict();
 
 export const ArgSpecSchema = z.union([
-  EnumArgSchema, ChoiceArgSchema, StringArgSchema, TextArgSchema, NumberArgSchema, BooleanArgSchema, PathArgSchema,
+  EnumArgSchema,
+  ChoiceArgSchema,
+  StringArgSchema,
+  TextArgSchema,
+  NumberArgSchema,
+  BooleanArgSchema,
+  PathArgSchema,
 ]);
 export type ArgSpec = z.infer<typeof ArgSpecSchema>;
 export type ArgType = ArgSpec['type'];
@@ -212,17 +235,22 @@ export function sampleArg(spec: ArgSpec, rand: () => number, ctx: { tempDir: str
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
   if (spec.examples?.length) return pick(spec.examples);
   switch (spec.type) {
-    case 'enum': return pick(spec.values);
-    case 'choice': return spec.default ?? '';
-    case 'string': return 'sample'.slice(0, spec.maxLength ?? 6).padEnd(spec.minLength ?? 0, 'x');
-    case 'text': return pick(TEXT_SAMPLES).slice(0, spec.maxLength ?? Infinity);
+    case 'enum':
+      return pick(spec.values);
+    case 'choice':
+      return spec.default ?? '';
+    case 'string':
+      return 'sample'.slice(0, spec.maxLength ?? 6).padEnd(spec.minLength ?? 0, 'x');
+    case 'text':
+      return pick(TEXT_SAMPLES).slice(0, spec.maxLength ?? Infinity);
     case 'number': {
       const lo = spec.min ?? 0;
       const hi = spec.max ?? lo + 100;
       const n = lo + rand() * (hi - lo);
       return spec.integer ? Math.min(hi, Math.max(lo, Math.round(n))) : n;
     }
-    case 'boolean': return rand() < 0.5;
+    case 'boolean':
+      return rand() < 0.5;
     case 'path': {
       const ext = spec.extensions?.[0] ?? (spec.target === 'directory' ? '' : '.txt');
       const sep = ctx.pathStyle === 'win32' ? '\\' : '/';

@@ -9,15 +9,17 @@ import { GuardSchema, PrimitiveSchema, type Guard, type Primitive } from './prim
 
 const NODE_ID = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
-export const EdgeSchema = z.object({
-  from: z.string().regex(NODE_ID),
-  to: z.string().regex(NODE_ID),
-  /** Taken only when the guard holds. */
-  when: GuardSchema.optional(),
-  /** Preference among alternatives: higher first. @default 1 */
-  weight: z.number().positive().optional(),
-  label: z.string().optional(),
-}).strict();
+export const EdgeSchema = z
+  .object({
+    from: z.string().regex(NODE_ID),
+    to: z.string().regex(NODE_ID),
+    /** Taken only when the guard holds. */
+    when: GuardSchema.optional(),
+    /** Preference among alternatives: higher first. @default 1 */
+    weight: z.number().positive().optional(),
+    label: z.string().optional(),
+  })
+  .strict();
 export type GraphEdge = z.infer<typeof EdgeSchema>;
 
 const PositionSchema = z.object({ x: z.number(), y: z.number() }).strict();
@@ -47,15 +49,17 @@ export interface SkillGraph {
   edges: GraphEdge[];
 }
 
-const NextSchema = z.union([
-  z.string().regex(NODE_ID),
-  z.array(z.union([z.string().regex(NODE_ID), EdgeSchema.omit({ from: true })])),
-]);
+const NextSchema = z.union([z.string().regex(NODE_ID), z.array(z.union([z.string().regex(NODE_ID), EdgeSchema.omit({ from: true })]))]);
 
 const META_KEYS = new Set(['label', 'next', 'screenshot', 'position', 'terminal', 'message']);
 
 /** Parses one flat node into its normalised form plus the edges its `next` declares. */
-function parseFlatNode(id: string, raw: unknown, ctx: z.RefinementCtx, path: (string | number)[]): { node?: GraphNode; edges: GraphEdge[] } {
+function parseFlatNode(
+  id: string,
+  raw: unknown,
+  ctx: z.RefinementCtx,
+  path: (string | number)[],
+): { node?: GraphNode; edges: GraphEdge[] } {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
     ctx.addIssue({ code: 'custom', path, message: 'a node must be a map such as `{ action: key, key: Enter }`' });
     return { edges: [] };
@@ -65,7 +69,8 @@ function parseFlatNode(id: string, raw: unknown, ctx: z.RefinementCtx, path: (st
   if (obj.next !== undefined) {
     const next = NextSchema.safeParse(obj.next);
     if (!next.success) {
-      for (const issue of next.error.issues) ctx.addIssue({ code: 'custom', path: [...path, 'next', ...issue.path.map(String)], message: issue.message });
+      for (const issue of next.error.issues)
+        ctx.addIssue({ code: 'custom', path: [...path, 'next', ...issue.path.map(String)], message: issue.message });
     } else {
       const list = typeof next.data === 'string' ? [next.data] : next.data;
       for (const e of list) edges.push(typeof e === 'string' ? { from: id, to: e } : { from: id, ...e });
@@ -73,12 +78,17 @@ function parseFlatNode(id: string, raw: unknown, ctx: z.RefinementCtx, path: (st
   }
   const label = typeof obj.label === 'string' ? obj.label : undefined;
   const position = obj.position === undefined ? undefined : PositionSchema.safeParse(obj.position);
-  if (position && !position.success) ctx.addIssue({ code: 'custom', path: [...path, 'position'], message: 'expected `{ x: number, y: number }`' });
+  if (position && !position.success)
+    ctx.addIssue({ code: 'custom', path: [...path, 'position'], message: 'expected `{ x: number, y: number }`' });
   const pos = position?.success ? position.data : undefined;
 
   if (obj.terminal !== undefined) {
     if (obj.terminal !== 'success' && obj.terminal !== 'failure') {
-      ctx.addIssue({ code: 'custom', path: [...path, 'terminal'], message: `expected \`success\` or \`failure\`, got ${JSON.stringify(obj.terminal)}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: [...path, 'terminal'],
+        message: `expected \`success\` or \`failure\`, got ${JSON.stringify(obj.terminal)}`,
+      });
       return { edges };
     }
     const extra = Object.keys(obj).filter((k) => !META_KEYS.has(k));
@@ -102,30 +112,34 @@ function parseFlatNode(id: string, raw: unknown, ctx: z.RefinementCtx, path: (st
 }
 
 /** The graph as authors write it; transforms into `SkillGraph`. */
-export const GraphSchema = z.object({
-  start: z.string().regex(NODE_ID),
-  nodes: z.record(z.string().regex(NODE_ID, 'node ids are letters, digits, _ and -'), z.unknown()),
-  edges: z.array(EdgeSchema).optional(),
-}).strict().transform((g, ctx): SkillGraph => {
-  const nodes: GraphNode[] = [];
-  const edges: GraphEdge[] = [];
-  for (const [id, raw] of Object.entries(g.nodes)) {
-    const parsed = parseFlatNode(id, raw, ctx, ['nodes', id]);
-    if (parsed.node) nodes.push(parsed.node);
-    edges.push(...parsed.edges);
-  }
-  edges.push(...(g.edges ?? []));
-  return { start: g.start, nodes, edges };
-});
+export const GraphSchema = z
+  .object({
+    start: z.string().regex(NODE_ID),
+    nodes: z.record(z.string().regex(NODE_ID, 'node ids are letters, digits, _ and -'), z.unknown()),
+    edges: z.array(EdgeSchema).optional(),
+  })
+  .strict()
+  .transform((g, ctx): SkillGraph => {
+    const nodes: GraphNode[] = [];
+    const edges: GraphEdge[] = [];
+    for (const [id, raw] of Object.entries(g.nodes)) {
+      const parsed = parseFlatNode(id, raw, ctx, ['nodes', id]);
+      if (parsed.node) nodes.push(parsed.node);
+      edges.push(...parsed.edges);
+    }
+    edges.push(...(g.edges ?? []));
+    return { start: g.start, nodes, edges };
+  });
 
 /** The file form of a normalised graph (`nodes` as a map, `edges` listed): what the editor saves. */
 export function graphToFileForm(graph: SkillGraph): { start: string; nodes: Record<string, unknown>; edges: GraphEdge[] } {
   const nodes: Record<string, unknown> = {};
   for (const n of graph.nodes) {
     const meta = { ...(n.label && { label: n.label }), ...(n.position && { position: n.position }) };
-    nodes[n.id] = n.kind === 'terminal'
-      ? { terminal: n.outcome, ...(n.message && { message: n.message }), ...meta }
-      : { ...n.primitive, ...(n.screenshot && { screenshot: true }), ...meta };
+    nodes[n.id] =
+      n.kind === 'terminal'
+        ? { terminal: n.outcome, ...(n.message && { message: n.message }), ...meta }
+        : { ...n.primitive, ...(n.screenshot && { screenshot: true }), ...meta };
   }
   return { start: graph.start, nodes, edges: graph.edges };
 }
@@ -175,7 +189,8 @@ export function validateGraph(graph: SkillGraph): GraphProblem[] {
     ids.add(n.id);
     void i;
   });
-  if (!ids.has(graph.start)) problems.push({ path: ['start'], message: `start node \`${graph.start}\` does not exist; nodes: ${[...ids].join(', ')}` });
+  if (!ids.has(graph.start))
+    problems.push({ path: ['start'], message: `start node \`${graph.start}\` does not exist; nodes: ${[...ids].join(', ')}` });
   graph.edges.forEach((e, i) => {
     if (!ids.has(e.from)) problems.push({ path: ['edges', i, 'from'], message: `edge from unknown node \`${e.from}\`` });
     if (!ids.has(e.to)) problems.push({ path: ['edges', i, 'to'], message: `edge to unknown node \`${e.to}\`` });
@@ -193,7 +208,8 @@ export function validateGraph(graph: SkillGraph): GraphProblem[] {
     seen.add(id);
     onStack.add(id);
     for (const e of outEdges(graph, id)) {
-      if (onStack.has(e.to)) problems.push({ path: ['nodes', e.to], message: `cycle through \`${id}\` -> \`${e.to}\`; graphs must be acyclic` });
+      if (onStack.has(e.to))
+        problems.push({ path: ['nodes', e.to], message: `cycle through \`${id}\` -> \`${e.to}\`; graphs must be acyclic` });
       else if (!seen.has(e.to)) visit(e.to);
     }
     onStack.delete(id);

@@ -50,7 +50,11 @@ export interface SourcedDoc {
 /** Splits `Interface.method`; undefined for concrete ids (`app.method`) where the head is not an interface. */
 export function splitRef(ref: string): { head: string; method: string } {
   const dot = ref.indexOf('.');
-  if (dot <= 0) throw new SkillDeskError('skill.bad_ref', `Expected a skill reference like \`TextEditor.save_as\` or \`mousepad.save_as\`, got \`${ref}\``);
+  if (dot <= 0)
+    throw new SkillDeskError(
+      'skill.bad_ref',
+      `Expected a skill reference like \`TextEditor.save_as\` or \`mousepad.save_as\`, got \`${ref}\``,
+    );
   return { head: ref.slice(0, dot), method: ref.slice(dot + 1) };
 }
 
@@ -78,11 +82,23 @@ export class SkillLibrary {
     for (const iface of this.interfaces.values()) {
       for (const [name, m] of Object.entries(iface.methods)) {
         if (!m.composite) continue;
-        this.admit({
-          id: `${iface.id}.${name}`, kind: 'composite', implements: `${iface.id}.${name}`, version: '1.0.0', trust: 'builtin',
-          description: m.description, intents: m.intents, args: m.args, ...(m.returns && { returns: m.returns }),
-          permissions: m.composite.permissions, graph: m.composite.graph, source: iface.source,
-        }, ['methods', name, 'composite']);
+        this.admit(
+          {
+            id: `${iface.id}.${name}`,
+            kind: 'composite',
+            implements: `${iface.id}.${name}`,
+            version: '1.0.0',
+            trust: 'builtin',
+            description: m.description,
+            intents: m.intents,
+            args: m.args,
+            ...(m.returns && { returns: m.returns }),
+            permissions: m.composite.permissions,
+            graph: m.composite.graph,
+            source: iface.source,
+          },
+          ['methods', name, 'composite'],
+        );
       }
     }
     for (const { doc, source } of docs) if (doc.kind === 'skill') this.admitSkillDoc(doc, source);
@@ -100,23 +116,36 @@ export class SkillLibrary {
       throw new SkillDeskError('skill.not_found', `No skill \`${ref}\`. Try \`skilldesk skills list\` to see the library.`);
     }
     if (!iface.methods[method]) {
-      throw new SkillDeskError('skill.not_found', `Interface \`${head}\` has no method \`${method}\`; it has: ${Object.keys(iface.methods).join(', ')}`);
+      throw new SkillDeskError(
+        'skill.not_found',
+        `Interface \`${head}\` has no method \`${method}\`; it has: ${Object.keys(iface.methods).join(', ')}`,
+      );
     }
     if (!app) {
       if (direct) return direct; // a composite runs without a fixed app until it calls a method
-      throw new SkillDeskError('dispatch.no_app', `\`${ref}\` needs an app: pass --app (one of: ${this.implementers(head).join(', ') || 'none'})`);
+      throw new SkillDeskError(
+        'dispatch.no_app',
+        `\`${ref}\` needs an app: pass --app (one of: ${this.implementers(head).join(', ') || 'none'})`,
+      );
     }
     const impl = [...this.skills.values()].find((s) => s.app === app && s.implements === ref);
     if (impl) return impl;
     if (direct?.kind === 'composite') {
       if (!this.appImplements(app, head)) {
-        throw new SkillDeskError('dispatch.not_implemented', `App \`${app}\` does not implement \`${head}\`; apps that do: ${this.implementers(head).join(', ') || 'none'}`);
+        throw new SkillDeskError(
+          'dispatch.not_implemented',
+          `App \`${app}\` does not implement \`${head}\`; apps that do: ${this.implementers(head).join(', ') || 'none'}`,
+        );
       }
       return direct;
     }
     throw new SkillDeskError(
       'dispatch.not_implemented',
-      `App \`${app}\` has no implementation of \`${ref}\`; apps that have one: ${this.implementationsOf(ref).map((s) => s.app).join(', ') || 'none'}`,
+      `App \`${app}\` has no implementation of \`${ref}\`; apps that have one: ${
+        this.implementationsOf(ref)
+          .map((s) => s.app)
+          .join(', ') || 'none'
+      }`,
     );
   }
 
@@ -127,7 +156,9 @@ export class SkillLibrary {
 
   /** Whether `app` implements `interfaceId`, by declaration or because the interface is universal. */
   appImplements(app: string, interfaceId: string): boolean {
-    return Boolean(this.apps.get(app)?.implements.includes(interfaceId) || (this.apps.has(app) && this.interfaces.get(interfaceId)?.universal));
+    return Boolean(
+      this.apps.get(app)?.implements.includes(interfaceId) || (this.apps.has(app) && this.interfaces.get(interfaceId)?.universal),
+    );
   }
 
   /** Concrete skills implementing `Interface.method`. */
@@ -138,7 +169,9 @@ export class SkillLibrary {
   /** Skills filtered by app and/or domain interface. */
   list(filter: { app?: string; domain?: string } = {}): Skill[] {
     return [...this.skills.values()]
-      .filter((s) => !filter.app || s.app === filter.app || (s.kind === 'composite' && this.appImplements(filter.app!, splitRef(s.id).head)))
+      .filter(
+        (s) => !filter.app || s.app === filter.app || (s.kind === 'composite' && this.appImplements(filter.app!, splitRef(s.id).head)),
+      )
       .filter((s) => !filter.domain || s.implements?.startsWith(`${filter.domain}.`))
       .sort((a, b) => a.id.localeCompare(b.id));
   }
@@ -150,21 +183,29 @@ export class SkillLibrary {
   private admitSkillDoc(doc: SkillDoc, source: SourceRef): void {
     const app = this.apps.get(doc.app);
     if (!app) return this.problem(source, ['app'], `unknown app \`${doc.app}\`; known apps: ${[...this.apps.keys()].join(', ')}`, 'error');
-    if (!doc.id.startsWith(`${doc.app}.`)) return this.problem(source, ['id'], `skill id must start with its app: \`${doc.app}.…\``, 'error');
+    if (!doc.id.startsWith(`${doc.app}.`))
+      return this.problem(source, ['id'], `skill id must start with its app: \`${doc.app}.…\``, 'error');
     let base: { description: string; intents: string[]; args: ArgSpecs; returns?: Skill['returns'] } | undefined;
     if (doc.implements) {
       const { head, method } = splitRef(doc.implements);
       const m = this.interfaces.get(head)?.methods[method];
       if (!m) return this.problem(source, ['implements'], `unknown interface method \`${doc.implements}\``, 'error');
-      if (!app.implements.includes(head)) return this.problem(source, ['implements'], `app \`${app.id}\` does not declare \`implements: [${head}]\``, 'error');
+      if (!app.implements.includes(head))
+        return this.problem(source, ['implements'], `app \`${app.id}\` does not declare \`implements: [${head}]\``, 'error');
       base = { description: m.description, intents: m.intents, args: m.args, ...(m.returns && { returns: m.returns }) };
       if (doc.args) {
         const want = Object.keys(m.args).sort().join(',');
         const got = Object.keys(doc.args).sort().join(',');
-        if (want !== got) return this.problem(source, ['args'], `arguments (${got}) must match the signature of \`${doc.implements}\` (${want})`, 'error');
+        if (want !== got)
+          return this.problem(source, ['args'], `arguments (${got}) must match the signature of \`${doc.implements}\` (${want})`, 'error');
       }
     } else if (!doc.description || !doc.intents?.length) {
-      return this.problem(source, [doc.description ? 'intents' : 'description'], 'an app-only skill needs `description` and `intents`', 'error');
+      return this.problem(
+        source,
+        [doc.description ? 'intents' : 'description'],
+        'an app-only skill needs `description` and `intents`',
+        'error',
+      );
     }
     // Only files shipped with the app are built-in; a user's file may not claim that trust.
     let trust = doc.trust;
@@ -172,16 +213,25 @@ export class SkillLibrary {
       trust = 'community';
       this.problem(source, ['trust'], 'a user skill cannot be `builtin`; treated as `community` (sensitive steps ask first)', 'warning');
     }
-    this.admit({
-      id: doc.id, kind: doc.implements ? 'implementation' : 'app_skill', app: doc.app,
-      ...(doc.implements && { implements: doc.implements }),
-      version: doc.version, trust,
-      description: doc.description ?? base!.description,
-      intents: doc.intents ?? base!.intents,
-      args: doc.args ?? base?.args ?? {},
-      ...((doc.returns ?? base?.returns) && { returns: doc.returns ?? base?.returns }),
-      permissions: doc.permissions, graph: doc.graph, ...(doc.verify && { verify: doc.verify }), source,
-    }, []);
+    this.admit(
+      {
+        id: doc.id,
+        kind: doc.implements ? 'implementation' : 'app_skill',
+        app: doc.app,
+        ...(doc.implements && { implements: doc.implements }),
+        version: doc.version,
+        trust,
+        description: doc.description ?? base!.description,
+        intents: doc.intents ?? base!.intents,
+        args: doc.args ?? base?.args ?? {},
+        ...((doc.returns ?? base?.returns) && { returns: doc.returns ?? base?.returns }),
+        permissions: doc.permissions,
+        graph: doc.graph,
+        ...(doc.verify && { verify: doc.verify }),
+        source,
+      },
+      [],
+    );
   }
 
   /** Graph checks, template slots and guard args; admits the skill only when error-free. */
@@ -192,12 +242,19 @@ export class SkillLibrary {
     for (const n of skill.graph.nodes) {
       if (n.kind !== 'action') continue;
       for (const slot of templateSlots(JSON.stringify(n.primitive))) {
-        if (!known.has(slot)) this.problem(skill.source, [...at, 'graph', 'nodes', n.id], `unknown template slot \`\${${slot}}\`; arguments and variables: ${[...known].join(', ') || '(none)'}`, 'error');
+        if (!known.has(slot))
+          this.problem(
+            skill.source,
+            [...at, 'graph', 'nodes', n.id],
+            `unknown template slot \`\${${slot}}\`; arguments and variables: ${[...known].join(', ') || '(none)'}`,
+            'error',
+          );
       }
     }
     skill.graph.edges.forEach((e, i) => {
       for (const a of e.when ? guardArgs(e.when) : []) {
-        if (!known.has(a)) this.problem(skill.source, [...at, 'graph', 'edges', i, 'when'], `guard names unknown argument \`${a}\``, 'error');
+        if (!known.has(a))
+          this.problem(skill.source, [...at, 'graph', 'edges', i, 'when'], `guard names unknown argument \`${a}\``, 'error');
       }
     });
     for (const slot of templateSlots(JSON.stringify(skill.verify ?? {}))) {

@@ -46,7 +46,8 @@ export interface TaskSynthesisOptions {
  */
 export function synthesizeTasks(library: SkillLibrary, opts: TaskSynthesisOptions): SynthesizedTask[] {
   const perSkill = opts.perSkill ?? 3;
-  if (!Number.isInteger(perSkill) || perSkill < 1) throw new SkillDeskError('tasks.bad_option', `Expected \`perSkill\` to be a positive integer, got \`${perSkill}\``);
+  if (!Number.isInteger(perSkill) || perSkill < 1)
+    throw new SkillDeskError('tasks.bad_option', `Expected \`perSkill\` to be a positive integer, got \`${perSkill}\``);
   const rand = seededRandom(opts.seed ?? 1);
   const called = calledRefs(library);
   const opener = opts.opener ?? (library.skills.has('Desktop.open_app') ? 'Desktop.open_app' : undefined);
@@ -66,7 +67,15 @@ export function synthesizeTasks(library: SkillLibrary, opts: TaskSynthesisOption
         for (const [name, spec] of Object.entries(root.args)) args[name] = sampleArg(spec, rand, paths);
         const launches = tree.some((s) => graphPrimitives(s.graph).some((p) => p.action === 'launch'));
         const before = !launches && opener && opener !== root.id ? [{ skill: opener, args: {} }] : [];
-        tasks.push({ id: `${root.id}@${app}#${n + 1}`, skill: root.id, app, args, before, skills: tree.map((s) => s.id), primitives: tree.reduce((sum, s) => sum + primitiveCount(s), 0) });
+        tasks.push({
+          id: `${root.id}@${app}#${n + 1}`,
+          skill: root.id,
+          app,
+          args,
+          before,
+          skills: tree.map((s) => s.id),
+          primitives: tree.reduce((sum, s) => sum + primitiveCount(s), 0),
+        });
       }
     }
   }

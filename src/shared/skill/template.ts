@@ -56,13 +56,19 @@ export function renderDeep<T>(value: T, scope: TemplateScope): T {
 }
 
 function applyFilters(value: string, filters: string): string {
-  return filters.split('|').filter(Boolean).reduce((v, name) => {
-    const filter = TEMPLATE_FILTERS[name];
-    if (!filter) {
-      throw new SkillDeskError('template.unknown_filter', `Unknown template filter \`${name}\`; known: ${Object.keys(TEMPLATE_FILTERS).join(', ')}`);
-    }
-    return filter(v);
-  }, value);
+  return filters
+    .split('|')
+    .filter(Boolean)
+    .reduce((v, name) => {
+      const filter = TEMPLATE_FILTERS[name];
+      if (!filter) {
+        throw new SkillDeskError(
+          'template.unknown_filter',
+          `Unknown template filter \`${name}\`; known: ${Object.keys(TEMPLATE_FILTERS).join(', ')}`,
+        );
+      }
+      return filter(v);
+    }, value);
 }
 
 function lookup(path: string, scope: TemplateScope): unknown {

@@ -11,22 +11,33 @@ export const CHROMIUM = process.env.SKILLDESK_CHROMIUM ?? '/usr/bin/chromium';
 
 /** Debian's Chromium, headless, with nothing that phones home. */
 export const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--disable-default-apps', '--disable-extensions',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-default-apps',
+  '--disable-extensions',
 ];
 
 function newest(dir: string): number {
   let t = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) if (e.isFile()) t = Math.max(t, statSync(join(e.parentPath, e.name)).mtimeMs);
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true }))
+    if (e.isFile()) t = Math.max(t, statSync(join(e.parentPath, e.name)).mtimeMs);
   return t;
 }
 
 /** Builds the renderer when out/renderer is missing or older than its sources (host mode serves the build). */
 export function ensureRendererBuilt(): void {
   const index = join(ROOT, 'out', 'renderer', 'index.html');
-  const stale = !existsSync(index) || statSync(index).mtimeMs < Math.max(newest(join(ROOT, 'src', 'renderer')), newest(join(ROOT, 'src', 'shared')));
+  const stale =
+    !existsSync(index) || statSync(index).mtimeMs < Math.max(newest(join(ROOT, 'src', 'renderer')), newest(join(ROOT, 'src', 'shared')));
   if (!stale) return;
-  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], { cwd: ROOT, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`electron-vite build failed:\n${r.stdout}\n${r.stderr}`);
 }
 
@@ -42,7 +53,9 @@ export interface HostSession {
 }
 
 /** Host mode in this process (real core, real SQLite file in a temp data dir) and a Chromium page on it. */
-export async function openHostSession(opts: { prepareDataDir?: (dir: string) => void; promptTimeoutMs?: number } = {}): Promise<HostSession> {
+export async function openHostSession(
+  opts: { prepareDataDir?: (dir: string) => void; promptTimeoutMs?: number } = {},
+): Promise<HostSession> {
   ensureRendererBuilt();
   const dataDir = mkdtempSync(join(tmpdir(), 'skilldesk-e2e-'));
   opts.prepareDataDir?.(dataDir);
@@ -58,7 +71,11 @@ export async function openHostSession(opts: { prepareDataDir?: (dir: string) => 
   await page.waitForSelector('text=connected');
   mkdirSync(SCREENS_DIR, { recursive: true });
   return {
-    host, browser, page, dataDir, pageErrors,
+    host,
+    browser,
+    page,
+    dataDir,
+    pageErrors,
     async screenshot(name) {
       const path = join(SCREENS_DIR, `${name}.png`);
       await page.screenshot({ path });

@@ -21,7 +21,10 @@ describe('src/main/services/agent (live, GNOME Calculator)', () => {
     const memory = new MemoryAgentMemory();
     const { agent } = createAgent({ library, platform: 'linux', memory, runner: { run: (r) => core.runSkill(r) } });
     const report = await agent.run('open the calculator then what is 398 - 174 * sqrt(505)');
-    expect(report.steps.filter((s) => s.run).map((s) => `${s.run!.skillId}:${s.run!.status}`)).toEqual(['Desktop.open_app:succeeded', 'Calculator.evaluate:succeeded']);
+    expect(report.steps.filter((s) => s.run).map((s) => `${s.run!.skillId}:${s.run!.status}`)).toEqual([
+      'Desktop.open_app:succeeded',
+      'Calculator.evaluate:succeeded',
+    ]);
     expect(report.outcome).toBe('finished');
     const result = report.steps[1]!.run!.result as number;
     expect(Math.abs(result - (398 - 174 * Math.sqrt(505)))).toBeLessThan(1e-6);

@@ -9,7 +9,8 @@ import type { WindowInfo } from '../../../src/shared/ports/desktop';
 /** Fails (never skips) when the test desktop is not up. */
 export function requireDisplay(): string {
   const display = process.env.DISPLAY;
-  if (!display) throw new Error('DISPLAY is not set: start the test desktop (`eval "$(bash scripts/test-desktop.sh start)"`) or run `npm test`');
+  if (!display)
+    throw new Error('DISPLAY is not set: start the test desktop (`eval "$(bash scripts/test-desktop.sh start)"`) or run `npm test`');
   return display;
 }
 

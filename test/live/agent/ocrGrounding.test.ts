@@ -25,7 +25,11 @@ beforeAll(async () => {
     grounder: {
       locate: async (target, ctx) => {
         const r = await own.locate(target, ctx);
-        located.push({ r, window: ctx.window && [ctx.window.title, ctx.window.bounds], shot: [ctx.screenshot.width, ctx.screenshot.height] });
+        located.push({
+          r,
+          window: ctx.window && [ctx.window.title, ctx.window.bounds],
+          shot: [ctx.screenshot.width, ctx.screenshot.height],
+        });
         return r;
       },
     } satisfies Grounder,
@@ -107,7 +111,9 @@ graph:
       const dirty = async () => {
         await closeApp(own, NOTEPAD);
         expect((await own.runSkill({ skill: 'TextEditor.new_document', app: 'wine-notepad' })).status).toBe('succeeded');
-        expect((await own.runSkill({ skill: 'TextEditor.type_text', app: 'wine-notepad', args: { text: 'unsaved' } })).status).toBe('succeeded');
+        expect((await own.runSkill({ skill: 'TextEditor.type_text', app: 'wine-notepad', args: { text: 'unsaved' } })).status).toBe(
+          'succeeded',
+        );
         await askToSave(own);
       };
       await dirty();
@@ -116,7 +122,9 @@ graph:
       // The first click had no effect (Cancel keeps Notepad); the alternative then finds no box to click.
       const clicks = cancel.steps.filter((st) => st.primitive === 'click');
       expect(clicks.map((st) => st.outcome)).toEqual(['failed', 'failed']);
-      expect(clicks[0]!.error).toMatch(/^The click on `Cancel` at \(\d+, \d+\) had no effect: No window titled \/Notepad\$\/ left did not hold within 4000 ms$/);
+      expect(clicks[0]!.error).toMatch(
+        /^The click on `Cancel` at \(\d+, \d+\) had no effect: No window titled \/Notepad\$\/ left did not hold within 4000 ms$/,
+      );
       expect((await windowsOf(own, NOTEPAD)).length).toBeGreaterThan(0); // Cancel kept Notepad open
       await dirty();
       const discard = await own.runSkill({ skill: 'wine-notepad.discard_and_close' });

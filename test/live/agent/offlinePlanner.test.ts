@@ -25,7 +25,10 @@ async function runGoal(goal: string, planner?: OpenAiLlmClient): Promise<{ repor
   const desktop = await core.desktop();
   const memory = new MemoryAgentMemory();
   const { agent } = createAgent({
-    library, platform: 'linux', memory, runner: { run: (r) => core.runSkill(r) },
+    library,
+    platform: 'linux',
+    memory,
+    runner: { run: (r) => core.runSkill(r) },
     observe: async () => (await desktop.windows.active())?.title,
     ...(planner && { planner }),
   });
@@ -49,7 +52,9 @@ describe('src/main/services/agent (live, Wine Notepad)', () => {
     const path = join(dir, 'three steps.txt');
     const { report } = await runGoal(`open notepad then type "line one" and then save it as ${path}`);
     expect(report.steps.filter((s) => s.run).map((s) => `${s.run!.skillId}:${s.run!.status}`)).toEqual([
-      'wine-notepad.new_document:succeeded', 'wine-notepad.type_text:succeeded', 'wine-notepad.save_as:succeeded',
+      'wine-notepad.new_document:succeeded',
+      'wine-notepad.type_text:succeeded',
+      'wine-notepad.save_as:succeeded',
     ]);
     expect(report.outcome).toBe('finished');
     expect(readFileSync(path, 'latin1')).toBe('line one');

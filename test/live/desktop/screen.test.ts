@@ -11,7 +11,7 @@ function inspectPng(png: Uint8Array) {
   const width = buf.readUInt32BE(16);
   const height = buf.readUInt32BE(20);
   const idat: Buffer[] = [];
-  for (let at = 8; at < buf.length; ) {
+  for (let at = 8; at < buf.length;) {
     const len = buf.readUInt32BE(at);
     if (buf.toString('latin1', at + 4, at + 8) === 'IDAT') idat.push(buf.subarray(at + 8, at + 8 + len));
     at += 12 + len;
@@ -64,6 +64,8 @@ describe('src/main/services/desktop/NutScreenCapture (live)', () => {
   });
 
   it('rejects a region entirely off screen', async () => {
-    await expect(desktop.screen.capture({ x: 5000, y: 5000, width: 10, height: 10 })).rejects.toMatchObject({ code: 'screen.empty_region' });
+    await expect(desktop.screen.capture({ x: 5000, y: 5000, width: 10, height: 10 })).rejects.toMatchObject({
+      code: 'screen.empty_region',
+    });
   });
 });

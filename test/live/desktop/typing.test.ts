@@ -22,10 +22,14 @@ async function editorText(desktop: LiveDesktop): Promise<string> {
   await desktop.input.hotkey(['Control', 'a']);
   await desktop.input.hotkey(['Control', 'c']);
   try {
-    return await waitFor('the copied text', async () => {
-      const t = await desktop.clipboard.readText();
-      return t === '<nothing copied>' ? undefined : t;
-    }, 10_000);
+    return await waitFor(
+      'the copied text',
+      async () => {
+        const t = await desktop.clipboard.readText();
+        return t === '<nothing copied>' ? undefined : t;
+      },
+      10_000,
+    );
   } catch (err) {
     const { writeFileSync } = await import('node:fs');
     writeFileSync('/tmp/skilldesk-live-typing-failure.png', (await desktop.screen.capture()).png);
@@ -33,7 +37,10 @@ async function editorText(desktop: LiveDesktop): Promise<string> {
   }
 }
 
-for (const app of [{ name: 'mousepad', ...MOUSEPAD }, { name: 'Wine Notepad', ...WINE_NOTEPAD, env: wineEnv() }]) {
+for (const app of [
+  { name: 'mousepad', ...MOUSEPAD },
+  { name: 'Wine Notepad', ...WINE_NOTEPAD, env: wineEnv() },
+]) {
   describe(`src/main/services/desktop (typing into ${app.name})`, () => {
     let desktop: LiveDesktop;
     let launched: LaunchedApp;

@@ -45,7 +45,11 @@ describe('src/main/services/desktop/X11WindowManager (live)', () => {
     await desktop.input.typeText('focus');
     await desktop.input.hotkey(['Control', 'a']);
     await desktop.input.hotkey(['Control', 'c']);
-    await waitFor('Notepad text on the clipboard', async () => ((await desktop.clipboard.readText()) === 'focus' ? true : undefined), 10_000);
+    await waitFor(
+      'Notepad text on the clipboard',
+      async () => ((await desktop.clipboard.readText()) === 'focus' ? true : undefined),
+      10_000,
+    );
   });
 
   it('refuses to focus a window that does not exist', async () => {
@@ -57,6 +61,10 @@ describe('src/main/services/desktop/X11WindowManager (live)', () => {
     // A Notepad with no unsaved text closes without asking.
     const fresh = await launchApp(desktop, { ...WINE_NOTEPAD, env: wineEnv() });
     await desktop.windows.close(fresh.window.id);
-    await waitFor('the closed Notepad window to go away', async () => ((await desktop.windows.list()).some((w) => w.id === fresh.window.id) ? undefined : true), 10_000);
+    await waitFor(
+      'the closed Notepad window to go away',
+      async () => ((await desktop.windows.list()).some((w) => w.id === fresh.window.id) ? undefined : true),
+      10_000,
+    );
   });
 });

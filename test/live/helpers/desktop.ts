@@ -10,7 +10,8 @@ import type { WindowInfo } from '../../../src/shared/ports/desktop';
 /** The X display the test runner started; throws when there is none. */
 export function requireDisplay(): string {
   const display = process.env.DISPLAY;
-  if (!display) throw new Error('DISPLAY is not set: start the test desktop (`eval "$(bash scripts/test-desktop.sh start)"`) or run `npm test`');
+  if (!display)
+    throw new Error('DISPLAY is not set: start the test desktop (`eval "$(bash scripts/test-desktop.sh start)"`) or run `npm test`');
   return display;
 }
 
@@ -50,7 +51,9 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
       lastError = err;
     }
     if (Date.now() > end) {
-      throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${(lastError as Error).message})` : ''}`);
+      throw new Error(
+        `Timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${(lastError as Error).message})` : ''}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -73,8 +76,11 @@ export async function launchApp(
   requireCommand(app.command);
   const before = new Set((await desktop.windows.list()).map((w) => w.id));
   await desktop.processes.launch({ command: app.command, args: app.args ?? [], ...(app.env && { env: app.env }) });
-  const window = await waitFor(`a window of \`${app.command}\``, async () =>
-    (await desktop.windows.list()).find((w) => !before.has(w.id) && app.match(w)), app.timeoutMs ?? 20_000);
+  const window = await waitFor(
+    `a window of \`${app.command}\``,
+    async () => (await desktop.windows.list()).find((w) => !before.has(w.id) && app.match(w)),
+    app.timeoutMs ?? 20_000,
+  );
   return { window, kill: () => killWindowProcess(desktop, window) };
 }
 
@@ -87,11 +93,19 @@ export async function killWindowProcess(desktop: LiveDesktop, window: WindowInfo
       // Already gone.
     }
   }
-  await waitFor(`window ${window.id} to close`, async () => ((await desktop.windows.list()).some((w) => w.id === window.id) ? undefined : true), 10_000);
+  await waitFor(
+    `window ${window.id} to close`,
+    async () => ((await desktop.windows.list()).some((w) => w.id === window.id) ? undefined : true),
+    10_000,
+  );
 }
 
 /** Mousepad, as launched for tests. */
 export const MOUSEPAD = { command: 'mousepad', match: (w: WindowInfo) => w.processName === 'mousepad' && /Mousepad$/.test(w.title) };
 
 /** Wine's Notepad, as launched for tests. */
-export const WINE_NOTEPAD = { command: 'wine', args: ['notepad.exe'], match: (w: WindowInfo) => w.processName === 'notepad.exe' && /Notepad$/.test(w.title) };
+export const WINE_NOTEPAD = {
+  command: 'wine',
+  args: ['notepad.exe'],
+  match: (w: WindowInfo) => w.processName === 'notepad.exe' && /Notepad$/.test(w.title),
+};

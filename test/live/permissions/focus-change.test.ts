@@ -78,7 +78,13 @@ afterAll(async () => {
   // Close only what this test opened, then end the processes it started.
   for (const id of opened) await desktop?.windows.close(id).catch(() => undefined);
   await new Promise((r) => setTimeout(r, 1000));
-  for (const c of started) if (c.pid && c.exitCode === null) try { process.kill(c.pid, 'SIGKILL'); } catch { /* already gone */ }
+  for (const c of started)
+    if (c.pid && c.exitCode === null)
+      try {
+        process.kill(c.pid, 'SIGKILL');
+      } catch {
+        /* already gone */
+      }
   core?.close();
 });
 
@@ -101,7 +107,12 @@ describe('permissions: focus change mid-run (live, Wine Notepad + mousepad)', ()
     expect(r.status).toBe('failed');
     expect(r.error?.code).toBe('permission.focus_changed');
     expect(r.error?.nodeId).toBe('two');
-    expect(r.steps.map((s) => [s.nodeId, s.outcome])).toEqual([['focus', 'ok'], ['one', 'ok'], ['pause', 'ok'], ['two', 'denied']]);
+    expect(r.steps.map((s) => [s.nodeId, s.outcome])).toEqual([
+      ['focus', 'ok'],
+      ['one', 'ok'],
+      ['pause', 'ok'],
+      ['two', 'denied'],
+    ]);
 
     // For people reviewing a failure: the screen as the run left it.
     writeFileSync(join(tmpdir(), 'skilldesk-focus-change.png'), (await desktop.screen.capture()).png);
@@ -117,7 +128,10 @@ describe('permissions: focus change mid-run (live, Wine Notepad + mousepad)', ()
     expect(await desktop.clipboard.readText()).toBe('alpha ');
 
     const rows = listAudit(core.db!, { runId: r.runId });
-    expect(rows.map((x) => [x.nodeId, x.capability, x.decision])).toEqual([['one', 'input.keyboard', 'allow'], ['two', 'input.keyboard', 'deny']]);
+    expect(rows.map((x) => [x.nodeId, x.capability, x.decision])).toEqual([
+      ['one', 'input.keyboard', 'allow'],
+      ['two', 'input.keyboard', 'deny'],
+    ]);
     expect(rows[1]).toMatchObject({ policySource: 'mediation:focus', skillId: 'wine-notepad.type_in_three_steps' });
     expect(rows[1]!.reason).toMatch(/focus moved to another app's window/);
     expect(rows[1]!.target).toMatch(/^window:.*Mousepad/i);

@@ -8,7 +8,8 @@ import { createNodeCore } from '../../../src/main/core/createNodeCore';
 /** Fails (never skips) when the test desktop is not up. */
 export function requireDisplay(): string {
   const display = process.env.DISPLAY;
-  if (!display) throw new Error('DISPLAY is not set: start the test desktop (`eval "$(bash scripts/test-desktop.sh start)"`) or run `npm test`');
+  if (!display)
+    throw new Error('DISPLAY is not set: start the test desktop (`eval "$(bash scripts/test-desktop.sh start)"`) or run `npm test`');
   return display;
 }
 

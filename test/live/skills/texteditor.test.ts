@@ -76,8 +76,24 @@ describe('skills/interfaces/TextEditor.yaml (live)', () => {
     const data = mkdtempSync(join(tmpdir(), 'skilldesk-cli-live-'));
     const path = join(dir, 'from cli.txt');
     const bin = join(process.cwd(), 'bin', 'skilldesk.cjs');
-    const out = execFileSync(process.execPath, [bin, '--data-dir', data, 'run', 'TextEditor.write_file', '--app', 'wine-notepad',
-      '--arg', `path=${path}`, '--arg', 'text=Hello from the CLI: 1 + 1 = 2!', '--json'], { encoding: 'utf8', timeout: 120_000 });
+    const out = execFileSync(
+      process.execPath,
+      [
+        bin,
+        '--data-dir',
+        data,
+        'run',
+        'TextEditor.write_file',
+        '--app',
+        'wine-notepad',
+        '--arg',
+        `path=${path}`,
+        '--arg',
+        'text=Hello from the CLI: 1 + 1 = 2!',
+        '--json',
+      ],
+      { encoding: 'utf8', timeout: 120_000 },
+    );
     const run = JSON.parse(out) as { runId: string; status: string };
     expect(run.status).toBe('succeeded');
     expect(existsSync(path)).toBe(true);

@@ -26,8 +26,13 @@ describe('src/main/bridge/CoreApiAdapter', () => {
   it('runs a skill dry and streams its events', async () => {
     const events: RunEventView[] = [];
     const r = await api.runSkill({
-      skill: 'TextEditor.save_as', app: 'notepad', args: { path: 'C:\\Users\\me\\a.txt' }, dryRun: true, screenshotEveryStep: false,
-      signal: new AbortController().signal, onEvent: (e) => events.push(e),
+      skill: 'TextEditor.save_as',
+      app: 'notepad',
+      args: { path: 'C:\\Users\\me\\a.txt' },
+      dryRun: true,
+      screenshotEveryStep: false,
+      signal: new AbortController().signal,
+      onEvent: (e) => events.push(e),
     });
     expect(r.status).toBe('succeeded');
     expect(events[0]).toMatchObject({ type: 'run_started', skillId: 'notepad.save_as' });
@@ -37,7 +42,11 @@ describe('src/main/bridge/CoreApiAdapter', () => {
   });
 
   it('shows the reliability benchmark figures in the library and skill views, and a broken figures file as a warning', async () => {
-    const figures = { benchmark: 'reliability', date: '2026-11-22T00:00:00Z', skills: { 'mousepad.save_as': { runs: 5, succeeded: 4, successRate: 0.8 } } };
+    const figures = {
+      benchmark: 'reliability',
+      date: '2026-11-22T00:00:00Z',
+      skills: { 'mousepad.save_as': { runs: 5, succeeded: 4, successRate: 0.8 } },
+    };
     writeFileSync(join(dataDir, 'reliability.json'), JSON.stringify(figures));
     const view = await api.library();
     expect(view.skills.find((s) => s.id === 'mousepad.save_as')?.reliability).toEqual({ successRate: 0.8, runs: 5 });
@@ -53,7 +62,14 @@ describe('src/main/bridge/CoreApiAdapter', () => {
   it('lists the audit newest first, filtered by decision and text, within the limit', async () => {
     const base = { sessionId: 's', reason: 'r', policySource: 'manifest:x#0' };
     appendAudit(core.db!, { ...base, ts: 1000, capability: 'file.write', target: '/tmp/a', decision: 'allow' });
-    appendAudit(core.db!, { ...base, ts: 2000, capability: 'input.keyboard', target: 'app:mousepad', decision: 'confirm', answer: 'allow_once' });
+    appendAudit(core.db!, {
+      ...base,
+      ts: 2000,
+      capability: 'input.keyboard',
+      target: 'app:mousepad',
+      decision: 'confirm',
+      answer: 'allow_once',
+    });
     appendAudit(core.db!, { ...base, ts: 3000, capability: 'file.write', target: '/etc/passwd', decision: 'deny' });
     appendAudit(core.db!, { ...base, ts: 4000, capability: 'file.write', target: '/tmp/b', decision: 'allow' });
     expect((await api.listAudit({ limit: 10 })).map((r) => r.ts)).toEqual([4000, 3000, 2000, 1000]);
@@ -75,8 +91,18 @@ describe('src/main/bridge/CoreApiAdapter', () => {
 
   it('writes nothing when a saved skill is invalid, and reloads the library when it is valid', async () => {
     const skill = await api.getSkill('mousepad.select_all');
-    const doc = { kind: 'skill', id: skill.id, app: 'mousepad', implements: skill.implements, permissions: skill.permissions, graph: { start: 'nowhere', nodes: { a: { terminal: 'success' } } } };
-    await expect(api.saveUserSkill(doc)).rejects.toMatchObject({ code: 'skills.invalid', problems: [expect.objectContaining({ message: expect.stringContaining('nowhere') })] });
+    const doc = {
+      kind: 'skill',
+      id: skill.id,
+      app: 'mousepad',
+      implements: skill.implements,
+      permissions: skill.permissions,
+      graph: { start: 'nowhere', nodes: { a: { terminal: 'success' } } },
+    };
+    await expect(api.saveUserSkill(doc)).rejects.toMatchObject({
+      code: 'skills.invalid',
+      problems: [expect.objectContaining({ message: expect.stringContaining('nowhere') })],
+    });
     expect(existsSync(join(dataDir, 'skills'))).toBe(false);
     const saved = await api.saveUserSkill({ ...doc, graph: { start: 'a', nodes: { a: { terminal: 'success' } } } });
     expect(saved.path).toBe(join(dataDir, 'skills', 'mousepad.select_all.yaml'));
@@ -86,14 +112,20 @@ describe('src/main/bridge/CoreApiAdapter', () => {
   });
 
   it('keeps API keys write-only and stored keys when the form leaves the key empty', async () => {
-    await api.saveSettings({ providers: { planner: { preset: 'ollama', model: 'qwen2.5:7b', apiKey: 'sk-secret' } }, defaultApps: { TextEditor: 'mousepad' } });
+    await api.saveSettings({
+      providers: { planner: { preset: 'ollama', model: 'qwen2.5:7b', apiKey: 'sk-secret' } },
+      defaultApps: { TextEditor: 'mousepad' },
+    });
     const view = await api.getSettings();
     expect(view.providers.planner).toEqual({ preset: 'ollama', model: 'qwen2.5:7b', apiKeySet: true });
     expect(JSON.stringify(view)).not.toContain('sk-secret');
     expect(view.defaultApps).toEqual({ TextEditor: 'mousepad' });
     expect(view.domains.find((d) => d.id === 'TextEditor')?.apps).toContain('wine-notepad');
     await api.saveSettings({ providers: { planner: { preset: 'ollama', model: 'llama3' } } });
-    expect(getSetting<{ planner: { apiKey?: string; model: string } }>(core.db!, 'llm')?.planner).toMatchObject({ model: 'llama3', apiKey: 'sk-secret' });
+    expect(getSetting<{ planner: { apiKey?: string; model: string } }>(core.db!, 'llm')?.planner).toMatchObject({
+      model: 'llama3',
+      apiKey: 'sk-secret',
+    });
     await api.saveSettings({ providers: { planner: null } });
     expect((await api.getSettings()).providers.planner).toBeUndefined();
     expect((await api.testProvider('planner')).message).toMatch(/No provider is set for the planner/);
@@ -105,7 +137,10 @@ describe('src/main/bridge/CoreApiAdapter', () => {
     writeFileSync(join(dataDir, '.hidden'), '');
     const listing = await api.listDirectory(dataDir, false);
     // zdir sorts after the store's files by name, but folders come first.
-    expect(listing.entries.slice(0, 2)).toEqual([{ name: 'zdir', kind: 'directory' }, { name: 'a.txt', kind: 'file' }]);
+    expect(listing.entries.slice(0, 2)).toEqual([
+      { name: 'zdir', kind: 'directory' },
+      { name: 'a.txt', kind: 'file' },
+    ]);
     expect(listing.entries.some((e) => e.name === '.hidden')).toBe(false);
     expect(listing.parent).toBe(join(dataDir, '..'));
     await expect(api.listDirectory('relative/dir', false)).rejects.toMatchObject({ code: 'files.not_absolute' });
@@ -113,14 +148,21 @@ describe('src/main/bridge/CoreApiAdapter', () => {
 });
 
 describe('src/main/bridge/GoalRunner (through the adapter)', () => {
-  it('runs a goal with the offline planner as one trajectory with the agent\'s decisions as notes', async () => {
+  it("runs a goal with the offline planner as one trajectory with the agent's decisions as notes", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'skilldesk-goal-'));
     const core = await createNodeCore({ dataDir, interactive: false });
     try {
       const api = new CoreApiAdapter({ core, db: core.db!, version: '0' });
       const events: RunEventView[] = [];
-      const r = await api.runGoal({ goal: "open notepad then write 'hello' and save it as /tmp/skilldesk-goal.txt", dryRun: true, signal: new AbortController().signal, onEvent: (e) => events.push(e) });
-      const runIds = new Set(events.map((e) => (e.type === 'step_finished' ? e.step.runId : e.type === 'run_finished' ? e.result.runId : e.runId)));
+      const r = await api.runGoal({
+        goal: "open notepad then write 'hello' and save it as /tmp/skilldesk-goal.txt",
+        dryRun: true,
+        signal: new AbortController().signal,
+        onEvent: (e) => events.push(e),
+      });
+      const runIds = new Set(
+        events.map((e) => (e.type === 'step_finished' ? e.step.runId : e.type === 'run_finished' ? e.result.runId : e.runId)),
+      );
       expect(runIds).toEqual(new Set([r.runId]));
       expect(events[0]).toMatchObject({ type: 'run_started', skillId: 'agent', args: { goal: expect.stringContaining('hello') } });
       const notes = events.flatMap((e) => (e.type === 'note' ? [e.message] : []));

@@ -31,8 +31,14 @@ describe('src/main/bridge/Dispatcher', () => {
 
   it('returns thrown errors with their code and problems', async () => {
     const { d } = setup();
-    expect(await d.dispatch('skills:get', { id: 'x.y' })).toEqual({ ok: false, error: { code: 'skill.not_found', message: 'No skill `x.y`' } });
-    expect(await d.dispatch('skills:save', { doc: {} })).toEqual({ ok: false, error: { code: 'skills.invalid', message: 'invalid', problems: [{ path: ['graph'], message: 'bad' }] } });
+    expect(await d.dispatch('skills:get', { id: 'x.y' })).toEqual({
+      ok: false,
+      error: { code: 'skill.not_found', message: 'No skill `x.y`' },
+    });
+    expect(await d.dispatch('skills:save', { doc: {} })).toEqual({
+      ok: false,
+      error: { code: 'skills.invalid', message: 'invalid', problems: [{ path: ['graph'], message: 'bad' }] },
+    });
   });
 
   it('answers run:start with the run id, streams its events, and stops it on run:stop', async () => {
@@ -40,7 +46,10 @@ describe('src/main/bridge/Dispatcher', () => {
     const started = await d.dispatch('run:start', { skill: 's.k', args: { n: 3 } });
     expect(started).toEqual({ ok: true, value: { runId: 'r1' } });
     expect(d.status().running.map((r) => r.runId)).toEqual(['r1']);
-    expect(events.filter((e) => e.event === 'run:event').map((e) => (e.payload as { type: string }).type)).toEqual(['run_started', 'step_started']);
+    expect(events.filter((e) => e.event === 'run:event').map((e) => (e.payload as { type: string }).type)).toEqual([
+      'run_started',
+      'step_started',
+    ]);
     expect(await d.dispatch('run:stop', {})).toEqual({ ok: true, value: { stopped: 1 } });
     await new Promise((r) => setTimeout(r, 10));
     const finished = events.filter((e) => e.event === 'run:event').at(-1)!.payload as { type: string; result: { status: string } };
@@ -51,7 +60,10 @@ describe('src/main/bridge/Dispatcher', () => {
 
   it('reports a run refused before its first step as an error', async () => {
     const { d } = setup();
-    expect(await d.dispatch('run:start', { skill: 'refused.skill' })).toEqual({ ok: false, error: { code: 'dispatch.no_app', message: 'needs an app' } });
+    expect(await d.dispatch('run:start', { skill: 'refused.skill' })).toEqual({
+      ok: false,
+      error: { code: 'dispatch.no_app', message: 'needs an app' },
+    });
   });
 
   it('says what to do when the agent is not available', async () => {

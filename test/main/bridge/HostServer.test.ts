@@ -9,7 +9,11 @@ import { EventHub } from '../../../src/main/bridge/EventHub';
 import { startHostServer, type HostServer } from '../../../src/main/bridge/HostServer';
 import { recordingCore } from './fakeCore';
 
-interface Reply { status: number; headers: Record<string, string | string[] | undefined>; body: string }
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
 
 function get(port: number, path: string, headers: Record<string, string> = {}): Promise<Reply> {
   return new Promise((resolve, reject) => {
@@ -46,7 +50,12 @@ describe('src/main/bridge/HostServer', () => {
     writeFileSync(join(dir, 'app.js'), 'console.log(1)');
     hub = new EventHub();
     const { core } = recordingCore();
-    server = await startHostServer({ dispatcher: new Dispatcher({ core, hub, mode: 'host' }), hub, rendererDir: dir, token: 'secret-token-123' });
+    server = await startHostServer({
+      dispatcher: new Dispatcher({ core, hub, mode: 'host' }),
+      hub,
+      rendererDir: dir,
+      token: 'secret-token-123',
+    });
     cookie = `skilldesk_token_${server.port}=secret-token-123`;
     origin = server.origin;
   });

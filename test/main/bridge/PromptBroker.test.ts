@@ -4,8 +4,13 @@ import { PromptBroker } from '../../../src/main/bridge/PromptBroker';
 import type { PermissionPrompt } from '../../../src/shared/ports/prompter';
 
 const prompt = (timeoutMs = 60_000): PermissionPrompt => ({
-  skill: { id: 'mousepad.save_as', version: '1.0.0', trust: 'builtin' }, capability: 'file.write', level: 'dangerous',
-  target: '/tmp/a.txt', policySource: 'manifest:mousepad.save_as#1', reason: 'the manifest asks', timeoutMs,
+  skill: { id: 'mousepad.save_as', version: '1.0.0', trust: 'builtin' },
+  capability: 'file.write',
+  level: 'dangerous',
+  target: '/tmp/a.txt',
+  policySource: 'manifest:mousepad.save_as#1',
+  reason: 'the manifest asks',
+  timeoutMs,
 });
 
 function setup(clients = 1) {
@@ -31,7 +36,10 @@ describe('src/main/bridge/PromptBroker', () => {
     expect(broker.answer(shown.promptId, 'allow_session')).toBe(true);
     expect(await pending).toEqual({ answer: 'allow_session', by: 'user' });
     expect(broker.answer(shown.promptId, 'allow_once')).toBe(false);
-    expect(events.at(-1)).toEqual({ event: 'permissions:settled', payload: { promptId: shown.promptId, answer: 'allow_session', by: 'user' } });
+    expect(events.at(-1)).toEqual({
+      event: 'permissions:settled',
+      payload: { promptId: shown.promptId, answer: 'allow_session', by: 'user' },
+    });
   });
 
   it('denies on timeout and on abort', async () => {
@@ -49,6 +57,9 @@ describe('src/main/bridge/PromptBroker', () => {
     const a = broker.ask(prompt());
     const b = broker.ask(prompt());
     broker.denyAll();
-    expect(await Promise.all([a, b])).toEqual([{ answer: 'deny', by: 'cancelled' }, { answer: 'deny', by: 'cancelled' }]);
+    expect(await Promise.all([a, b])).toEqual([
+      { answer: 'deny', by: 'cancelled' },
+      { answer: 'deny', by: 'cancelled' },
+    ]);
   });
 });

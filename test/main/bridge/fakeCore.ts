@@ -5,9 +5,25 @@ export function recordingCore() {
   const calls: { method: string; args: unknown[] }[] = [];
   let finish: (() => void) | undefined;
   const rec = (method: string, ...args: unknown[]) => calls.push({ method, args });
-  const result = (status: RunResultView['status']): RunResultView => ({ runId: 'r1', status, skillId: 's.k', args: {}, steps: [], startedAt: 1, endedAt: 2, dryRun: false });
+  const result = (status: RunResultView['status']): RunResultView => ({
+    runId: 'r1',
+    status,
+    skillId: 's.k',
+    args: {},
+    steps: [],
+    startedAt: 1,
+    endedAt: 2,
+    dryRun: false,
+  });
   const core: CoreApi = {
-    info: async () => ({ version: '0.0.0', platform: 'linux', sessionId: 'sess', dataDir: '/d', userSkillsDir: '/d/skills', desktop: 'unavailable' }),
+    info: async () => ({
+      version: '0.0.0',
+      platform: 'linux',
+      sessionId: 'sess',
+      dataDir: '/d',
+      userSkillsDir: '/d/skills',
+      desktop: 'unavailable',
+    }),
     library: async () => ({ interfaces: [], apps: [], skills: [], problems: [] }),
     reloadLibrary: async () => ({ interfaces: [], apps: [], skills: [], problems: [] }),
     searchSkills: async (q, o) => {

@@ -45,9 +45,24 @@ describe('src/main/cli', () => {
   });
 
   it('dry-runs a composite, records it, and shows its trajectory from the store', async () => {
-    const r = await cli('run', 'TextEditor.write_file', '--app', 'wine-notepad', '--arg', 'path=/tmp/dry.txt', '--arg', 'text=hello', '--dry-run', '--json');
+    const r = await cli(
+      'run',
+      'TextEditor.write_file',
+      '--app',
+      'wine-notepad',
+      '--arg',
+      'path=/tmp/dry.txt',
+      '--arg',
+      'text=hello',
+      '--dry-run',
+      '--json',
+    );
     expect(r.code).toBe(0);
-    const result = JSON.parse(r.out) as { runId: string; status: string; steps: { primitive: string; resolved: Record<string, unknown> }[] };
+    const result = JSON.parse(r.out) as {
+      runId: string;
+      status: string;
+      steps: { primitive: string; resolved: Record<string, unknown> }[];
+    };
     expect(result.status).toBe('succeeded');
     expect(result.steps.filter((s) => s.primitive === 'type_text').map((s) => s.resolved.text)).toEqual(['hello', 'Z:\\tmp\\dry.txt']);
     const list = await cli('runs', 'list');

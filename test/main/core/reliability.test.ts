@@ -5,7 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { loadReliability } from '../../../src/main/core/reliability';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'skilldesk-reliability-'));
-const figures = { benchmark: 'reliability', date: '2026-11-22T00:00:00Z', skills: { 'mousepad.save_as': { runs: 5, succeeded: 4, successRate: 0.8 } } };
+const figures = {
+  benchmark: 'reliability',
+  date: '2026-11-22T00:00:00Z',
+  skills: { 'mousepad.save_as': { runs: 5, succeeded: 4, successRate: 0.8 } },
+};
 
 describe('src/main/core/reliability', () => {
   it('reads the first file that exists', () => {

@@ -29,7 +29,12 @@ describe('src/renderer/src/bridge/wsTransport', () => {
     dir = mkdtempSync(join(tmpdir(), 'skilldesk-ws-'));
     writeFileSync(join(dir, 'index.html'), '<!doctype html>');
     hub = new EventHub();
-    server = await startHostServer({ dispatcher: new Dispatcher({ core: recordingCore().core, hub, mode: 'host' }), hub, rendererDir: dir, token: 'tok' });
+    server = await startHostServer({
+      dispatcher: new Dispatcher({ core: recordingCore().core, hub, mode: 'host' }),
+      hub,
+      rendererDir: dir,
+      token: 'tok',
+    });
     (globalThis as { WebSocket?: unknown }).WebSocket = browserLikeWebSocket(server.origin, `skilldesk_token_${server.port}=tok`);
   });
   afterEach(async () => {
@@ -40,7 +45,11 @@ describe('src/renderer/src/bridge/wsTransport', () => {
 
   it('carries typed calls and events between the bridge and host mode', async () => {
     const states: string[] = [];
-    const bridge = buildBridge(createWsTransport(`ws://127.0.0.1:${server.port}/ws`, (s) => states.push(s)), CHANNELS, EVENT_CHANNELS);
+    const bridge = buildBridge(
+      createWsTransport(`ws://127.0.0.1:${server.port}/ws`, (s) => states.push(s)),
+      CHANNELS,
+      EVENT_CHANNELS,
+    );
     // A call made before the socket opens waits for it.
     const info = await bridge.appInfo({});
     expect(info).toMatchObject({ ok: true, value: { mode: 'host', version: '0.0.0' } });
@@ -63,12 +72,19 @@ describe('src/renderer/src/bridge/wsTransport', () => {
     server = await startHostServer({ dispatcher: new Dispatcher({ core, hub, mode: 'host' }), hub, rendererDir: dir, token: 'tok' });
     (globalThis as { WebSocket?: unknown }).WebSocket = browserLikeWebSocket(server.origin, `skilldesk_token_${server.port}=tok`);
     const states: string[] = [];
-    const bridge = buildBridge(createWsTransport(`ws://127.0.0.1:${server.port}/ws`, (s) => states.push(s)), CHANNELS, EVENT_CHANNELS);
+    const bridge = buildBridge(
+      createWsTransport(`ws://127.0.0.1:${server.port}/ws`, (s) => states.push(s)),
+      CHANNELS,
+      EVENT_CHANNELS,
+    );
     expect((await bridge.appInfo({})).ok).toBe(true);
     const pending = bridge.libraryGet({});
     await new Promise((r) => setTimeout(r, 50));
     await server.close();
-    expect(await pending).toMatchObject({ ok: false, error: { code: 'ipc.disconnected', message: expect.stringContaining('reconnecting') } });
+    expect(await pending).toMatchObject({
+      ok: false,
+      error: { code: 'ipc.disconnected', message: expect.stringContaining('reconnecting') },
+    });
     expect(states.slice(0, 2)).toEqual(['open', 'closed']);
   });
 });

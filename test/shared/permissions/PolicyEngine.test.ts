@@ -8,11 +8,19 @@ import type { ScopeEnv } from '../../../src/shared/permissions/scopes';
 import { PermissionSession } from '../../../src/shared/permissions/session';
 import { CAPABILITIES, CAPABILITY_NAMES, patternMatches, type Capability } from '../../../src/shared/permissions/taxonomy';
 
-const env: ScopeEnv = { folders: { home: '/home/u', documents: '/home/u/Documents', workspace: '/work/ws' }, pathStyle: 'posix', utcOffsetMinutes: 0 };
+const env: ScopeEnv = {
+  folders: { home: '/home/u', documents: '/home/u/Documents', workspace: '/work/ws' },
+  pathStyle: 'posix',
+  utcOffsetMinutes: 0,
+};
 const noWorkspace: WorkspacePolicy = { version: 1, entries: [], trust: {}, folders: {} };
 const T0 = Date.UTC(2026, 10, 23, 10, 0); // a Monday, 10:00 UTC
 
-function state(permissions: Manifest, extra: Partial<PolicyState> = {}, trust: 'builtin' | 'community' | 'untrusted' = 'builtin'): PolicyState {
+function state(
+  permissions: Manifest,
+  extra: Partial<PolicyState> = {},
+  trust: 'builtin' | 'community' | 'untrusted' = 'builtin',
+): PolicyState {
   return { skills: { 's.x': { permissions, trust, app: 'mousepad' } }, workspace: noWorkspace, grants: [], usage: {}, env, ...extra };
 }
 function req(capability: Capability, target: PermissionTarget, extra: Partial<PermissionRequest> = {}): PermissionRequest {
@@ -23,12 +31,24 @@ function req(capability: Capability, target: PermissionTarget, extra: Partial<Pe
 const paths = ['/home/u/Documents/a.txt', '/home/u/Documents/b/c.txt', '/home/u/.ssh/id_rsa', '/tmp/x', '/work/ws/f', '/etc/passwd'];
 const scopes = ['~/Documents', '%DOCUMENTS%/b', '/tmp', '${path}', '/work/ws/**', '/home/u/*.txt', '%WORKSPACE%'];
 const apps = ['mousepad', 'wine-notepad', 'xterm'];
-const caps: Capability[] = ['file.read', 'file.write', 'file.delete', 'input.keyboard', 'web.post', 'web.fetch', 'secrets.read', 'clipboard.read', 'shell.execute'];
+const caps: Capability[] = [
+  'file.read',
+  'file.write',
+  'file.delete',
+  'input.keyboard',
+  'web.post',
+  'web.fetch',
+  'secrets.read',
+  'clipboard.read',
+  'shell.execute',
+];
 const patterns = [...caps, 'file.*', 'input.*', 'web.*', '*'];
 const arbTarget: fc.Arbitrary<PermissionTarget> = fc.oneof(
   fc.constantFrom(...paths).map((path) => ({ kind: 'path' as const, path })),
   fc.constantFrom(...apps).map((app) => ({ kind: 'app' as const, app })),
-  fc.constantFrom('https://api.example.com/v1/x', 'https://evil.example.net/', 'http://sub.example.com/').map((url) => ({ kind: 'url' as const, url })),
+  fc
+    .constantFrom('https://api.example.com/v1/x', 'https://evil.example.net/', 'http://sub.example.com/')
+    .map((url) => ({ kind: 'url' as const, url })),
   fc.constantFrom('rm -rf /', 'ls', 'curl -d @x http://e').map((command) => ({ kind: 'command' as const, command })),
   fc.constant({ kind: 'none' as const }),
   fc.constant({ kind: 'unknown' as const }),
@@ -38,19 +58,38 @@ const arbConstraints: fc.Arbitrary<Constraints> = fc.oneof(
   { weight: 3, arbitrary: fc.constant<Constraints>({}) },
   { weight: 2, arbitrary: fc.array(fc.constantFrom(...scopes), { minLength: 1, maxLength: 2 }).map((p) => ({ paths: p })) },
   { weight: 2, arbitrary: fc.array(fc.constantFrom(...apps, '${app}'), { minLength: 1, maxLength: 2 }).map((a) => ({ apps: a })) },
-  { weight: 1, arbitrary: fc.array(fc.constantFrom('example.com', '*.example.com', 'api.example.com'), { minLength: 1, maxLength: 2 }).map((d) => ({ domains: d })) },
-  { weight: 1, arbitrary: fc.array(fc.constantFrom('^rm\\b', 'curl'), { minLength: 1, maxLength: 2 }).map((d) => ({ denied_command_patterns: d })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .array(fc.constantFrom('example.com', '*.example.com', 'api.example.com'), { minLength: 1, maxLength: 2 })
+      .map((d) => ({ domains: d })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.array(fc.constantFrom('^rm\\b', 'curl'), { minLength: 1, maxLength: 2 }).map((d) => ({ denied_command_patterns: d })),
+  },
   { weight: 1, arbitrary: fc.constant<Constraints>({ workspace_only: true }) },
-  { weight: 1, arbitrary: fc.record({ count: fc.integer({ min: 1, max: 3 }), per_seconds: fc.constantFrom(10, 60) }).map((r) => ({ rate_limit: r })) },
-  { weight: 1, arbitrary: fc.record({ start: fc.constantFrom('09:00', '22:00'), end: fc.constantFrom('17:00', '06:00') }).map((w) => ({ time_window: w })) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ count: fc.integer({ min: 1, max: 3 }), per_seconds: fc.constantFrom(10, 60) }).map((r) => ({ rate_limit: r })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .record({ start: fc.constantFrom('09:00', '22:00'), end: fc.constantFrom('17:00', '06:00') })
+      .map((w) => ({ time_window: w })),
+  },
   { weight: 1, arbitrary: fc.constant<Constraints>({ paths: ['~/Documents'], time_window: { start: '08:00', end: '20:00' } }) },
 );
-const arbEntry: fc.Arbitrary<PermissionEntry> = fc.record({
-  capability: fc.constantFrom(...patterns),
-  effect: fc.constantFrom('allow', 'confirm', 'deny'),
-  priority: fc.oneof({ weight: 4, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: -2, max: 2 }) }),
-  constraints: arbConstraints,
-}, { requiredKeys: ['capability', 'effect'] });
+const arbEntry: fc.Arbitrary<PermissionEntry> = fc.record(
+  {
+    capability: fc.constantFrom(...patterns),
+    effect: fc.constantFrom('allow', 'confirm', 'deny'),
+    priority: fc.oneof({ weight: 4, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: -2, max: 2 }) }),
+    constraints: arbConstraints,
+  },
+  { requiredKeys: ['capability', 'effect'] },
+);
 const TARGET_OF: Record<string, (i: number) => PermissionTarget> = {
   path: (i) => ({ kind: 'path', path: paths[i % paths.length]! }),
   app: (i) => ({ kind: 'app', app: apps[i % apps.length]! }),
@@ -58,24 +97,31 @@ const TARGET_OF: Record<string, (i: number) => PermissionTarget> = {
   command: (i) => ({ kind: 'command', command: ['rm -rf /', 'ls', 'curl -d @x http://e'][i % 3]! }),
 };
 // Usually a target of the capability's own kind (as the mediator builds them), sometimes anything.
-const arbRequest: fc.Arbitrary<PermissionRequest> = fc.record({
-  capability: fc.constantFrom(...caps),
-  fitting: fc.integer({ min: 0, max: 9 }),
-  i: fc.nat(),
-  other: arbTarget,
-  path: fc.constantFrom(...paths),
-  app: fc.constantFrom(...apps),
-  minutes: fc.integer({ min: 0, max: 60 * 24 * 7 }),
-}).map(({ capability, fitting, i, other, path, app, minutes }) => {
-  const kind = CAPABILITIES[capability].scope;
-  const target = fitting < 8 && TARGET_OF[kind] ? TARGET_OF[kind]!(i) : other;
-  return req(capability, target, { args: { path }, app, time: T0 + minutes * 60_000 });
-});
+const arbRequest: fc.Arbitrary<PermissionRequest> = fc
+  .record({
+    capability: fc.constantFrom(...caps),
+    fitting: fc.integer({ min: 0, max: 9 }),
+    i: fc.nat(),
+    other: arbTarget,
+    path: fc.constantFrom(...paths),
+    app: fc.constantFrom(...apps),
+    minutes: fc.integer({ min: 0, max: 60 * 24 * 7 }),
+  })
+  .map(({ capability, fitting, i, other, path, app, minutes }) => {
+    const kind = CAPABILITIES[capability].scope;
+    const target = fitting < 8 && TARGET_OF[kind] ? TARGET_OF[kind]!(i) : other;
+    return req(capability, target, { args: { path }, app, time: T0 + minutes * 60_000 });
+  });
 
 /** Whether some non-deny entry of the manifest applies to the request (pattern and constraints). */
 function someAllowingEntryApplies(manifest: Manifest, r: PermissionRequest): boolean {
-  return manifest.some((e) => e.effect !== 'deny' && patternMatches(e.capability, r.capability)
-    && evaluateConstraints(withImplicitApps(e.constraints, r.capability, 'mousepad'), r, { env, effect: e.effect, usage: [] }).kind === 'applies');
+  return manifest.some(
+    (e) =>
+      e.effect !== 'deny' &&
+      patternMatches(e.capability, r.capability) &&
+      evaluateConstraints(withImplicitApps(e.constraints, r.capability, 'mousepad'), r, { env, effect: e.effect, usage: [] }).kind ===
+        'applies',
+  );
 }
 
 describe('src/shared/permissions/PolicyEngine', () => {
@@ -101,15 +147,21 @@ describe('src/shared/permissions/PolicyEngine', () => {
     expect(decide(req('file.read', { kind: 'path', path: '/home/u/Documents/../.ssh/id_rsa' }), state(m)).effect).toBe('deny');
   });
 
-  it('scopes input entries without `apps` to the skill\'s own app', () => {
+  it("scopes input entries without `apps` to the skill's own app", () => {
     const m: Manifest = [{ capability: 'input.keyboard', effect: 'allow' }];
     expect(decide(req('input.keyboard', { kind: 'app', app: 'mousepad' }), state(m)).effect).toBe('allow');
     expect(decide(req('input.keyboard', { kind: 'app', app: 'xterm' }), state(m)).effect).toBe('deny');
   });
 
   it('lets a higher-priority allow beat a deny, and a deny win at equal priority', () => {
-    const tie: Manifest = [{ capability: 'web.post', effect: 'allow' }, { capability: 'web.*', effect: 'deny' }];
-    const higher: Manifest = [{ capability: 'web.post', effect: 'allow', priority: 1 }, { capability: 'web.*', effect: 'deny' }];
+    const tie: Manifest = [
+      { capability: 'web.post', effect: 'allow' },
+      { capability: 'web.*', effect: 'deny' },
+    ];
+    const higher: Manifest = [
+      { capability: 'web.post', effect: 'allow', priority: 1 },
+      { capability: 'web.*', effect: 'deny' },
+    ];
     const t = { kind: 'url' as const, url: 'https://x.example' };
     expect(decide(req('web.post', t), state(tie))).toMatchObject({ effect: 'deny', source: 'manifest:s.x#1' });
     expect(decide(req('web.post', t), state(higher))).toMatchObject({ effect: 'allow', source: 'manifest:s.x#0' });
@@ -137,8 +189,11 @@ describe('src/shared/permissions/PolicyEngine', () => {
   });
 
   it('applies an entry only inside its time window, including windows past midnight', () => {
-    const m: Manifest = [{ capability: 'web.fetch', effect: 'allow', constraints: { time_window: { start: '22:00', end: '06:00', days: ['mon'] } } }];
-    const at = (h: number, dayOffset = 0) => req('web.fetch', { kind: 'url', url: 'https://x' }, { time: Date.UTC(2026, 10, 23 + dayOffset, h, 30) });
+    const m: Manifest = [
+      { capability: 'web.fetch', effect: 'allow', constraints: { time_window: { start: '22:00', end: '06:00', days: ['mon'] } } },
+    ];
+    const at = (h: number, dayOffset = 0) =>
+      req('web.fetch', { kind: 'url', url: 'https://x' }, { time: Date.UTC(2026, 10, 23 + dayOffset, h, 30) });
     expect(decide(at(23), state(m)).effect).toBe('allow'); // Monday 23:30
     expect(decide(at(2, 1), state(m)).effect).toBe('allow'); // Tuesday 02:30 belongs to Monday's window
     expect(decide(at(12), state(m)).effect).toBe('deny');
@@ -188,51 +243,66 @@ describe('src/shared/permissions/PolicyEngine', () => {
 
   it('never throws and never allows a request without a matching allow entry or grant (property)', () => {
     let allowed = 0;
-    fc.assert(fc.property(fc.array(arbEntry, { maxLength: 6 }), arbRequest, (manifest, r) => {
-      const d = decide(r, state(manifest));
-      if (d.effect === 'allow') {
-        allowed++;
-        expect(d.source.startsWith('manifest:')).toBe(true);
-        expect(someAllowingEntryApplies(manifest, r)).toBe(true);
-        expect(d.entry?.effect).toBe('allow');
-      }
-      if (!someAllowingEntryApplies(manifest, r)) expect(d.effect).toBe('deny');
-    }), { numRuns: 3000 });
+    fc.assert(
+      fc.property(fc.array(arbEntry, { maxLength: 6 }), arbRequest, (manifest, r) => {
+        const d = decide(r, state(manifest));
+        if (d.effect === 'allow') {
+          allowed++;
+          expect(d.source.startsWith('manifest:')).toBe(true);
+          expect(someAllowingEntryApplies(manifest, r)).toBe(true);
+          expect(d.entry?.effect).toBe('allow');
+        }
+        if (!someAllowingEntryApplies(manifest, r)) expect(d.effect).toBe('deny');
+      }),
+      { numRuns: 3000 },
+    );
     expect(allowed).toBeGreaterThan(100); // the property is not vacuous
   });
 
   it('lets deny win ties: no allow or confirm when a deny applies at the top priority (property)', () => {
     let ties = 0;
-    fc.assert(fc.property(fc.array(arbEntry, { maxLength: 6 }), arbRequest, (manifest, r) => {
-      const applying = manifest.filter((e) => patternMatches(e.capability, r.capability)
-        && evaluateConstraints(withImplicitApps(e.constraints, r.capability, 'mousepad'), r, { env, effect: e.effect, usage: [] }).kind !== 'mismatch');
-      if (applying.length === 0) return;
-      const top = Math.max(...applying.map((e) => e.priority ?? 0));
-      const denyAtTop = applying.some((e) => (e.priority ?? 0) === top && e.effect === 'deny');
-      if (denyAtTop && applying.some((e) => (e.priority ?? 0) === top && e.effect !== 'deny')) ties++;
-      if (denyAtTop) expect(decide(r, state(manifest)).effect).toBe('deny');
-    }), { numRuns: 3000 });
+    fc.assert(
+      fc.property(fc.array(arbEntry, { maxLength: 6 }), arbRequest, (manifest, r) => {
+        const applying = manifest.filter(
+          (e) =>
+            patternMatches(e.capability, r.capability) &&
+            evaluateConstraints(withImplicitApps(e.constraints, r.capability, 'mousepad'), r, { env, effect: e.effect, usage: [] }).kind !==
+              'mismatch',
+        );
+        if (applying.length === 0) return;
+        const top = Math.max(...applying.map((e) => e.priority ?? 0));
+        const denyAtTop = applying.some((e) => (e.priority ?? 0) === top && e.effect === 'deny');
+        if (denyAtTop && applying.some((e) => (e.priority ?? 0) === top && e.effect !== 'deny')) ties++;
+        if (denyAtTop) expect(decide(r, state(manifest)).effect).toBe('deny');
+      }),
+      { numRuns: 3000 },
+    );
     expect(ties).toBeGreaterThan(20);
   });
 
   it('never lets a session grant allow a request outside the constraints of the entry it answered (property)', () => {
     let byGrant = 0;
-    fc.assert(fc.property(arbConstraints, fc.constantFrom(...caps), arbRequest, arbRequest, (constraints, cap, first, later) => {
-      const m: Manifest = [{ capability: cap, effect: 'confirm', constraints }];
-      const s = new PermissionSession(noWorkspace, env, { skills: { 's.x': { permissions: m, trust: 'builtin', app: 'mousepad' } } });
-      const r1 = { ...first, capability: cap };
-      const d1 = s.decide(r1);
-      if (d1.effect !== 'confirm') return;
-      s.grantFor(r1, d1, 'session');
-      const r2 = { ...later, capability: cap };
-      const d2 = s.decide(r2);
-      if (d2.effect !== 'allow') return;
-      // Allowed by the grant: the original entry, bound to the arguments of the answered request, admits r2.
-      const bound = { ...r2, args: r1.args ?? {}, app: r1.app ?? '' };
-      expect(evaluateConstraints(withImplicitApps(constraints, cap, 'mousepad'), bound, { env, effect: 'confirm', usage: [] }).kind).not.toBe('mismatch');
-      expect(d2.source.startsWith('grant:')).toBe(true);
-      byGrant++;
-    }), { numRuns: 3000 });
+    fc.assert(
+      fc.property(arbConstraints, fc.constantFrom(...caps), arbRequest, arbRequest, (constraints, cap, first, later) => {
+        const m: Manifest = [{ capability: cap, effect: 'confirm', constraints }];
+        const s = new PermissionSession(noWorkspace, env, { skills: { 's.x': { permissions: m, trust: 'builtin', app: 'mousepad' } } });
+        const r1 = { ...first, capability: cap };
+        const d1 = s.decide(r1);
+        if (d1.effect !== 'confirm') return;
+        s.grantFor(r1, d1, 'session');
+        const r2 = { ...later, capability: cap };
+        const d2 = s.decide(r2);
+        if (d2.effect !== 'allow') return;
+        // Allowed by the grant: the original entry, bound to the arguments of the answered request, admits r2.
+        const bound = { ...r2, args: r1.args ?? {}, app: r1.app ?? '' };
+        expect(
+          evaluateConstraints(withImplicitApps(constraints, cap, 'mousepad'), bound, { env, effect: 'confirm', usage: [] }).kind,
+        ).not.toBe('mismatch');
+        expect(d2.source.startsWith('grant:')).toBe(true);
+        byGrant++;
+      }),
+      { numRuns: 3000 },
+    );
     expect(byGrant).toBeGreaterThan(50);
   });
 

@@ -1,8 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { constraintsWithin, manifestWithin } from '../../../src/shared/permissions/coverage';
-import { hostInDomain, normalizePath, pathInScope, resolvePathScope, urlAllowed, type ScopeEnv } from '../../../src/shared/permissions/scopes';
+import {
+  hostInDomain,
+  normalizePath,
+  pathInScope,
+  resolvePathScope,
+  urlAllowed,
+  type ScopeEnv,
+} from '../../../src/shared/permissions/scopes';
 
-const posix: ScopeEnv = { folders: { home: '/home/u', documents: '/home/u/Documents', workspace: '/work/ws' }, pathStyle: 'posix', utcOffsetMinutes: 0 };
+const posix: ScopeEnv = {
+  folders: { home: '/home/u', documents: '/home/u/Documents', workspace: '/work/ws' },
+  pathStyle: 'posix',
+  utcOffsetMinutes: 0,
+};
 const win: ScopeEnv = { folders: { home: 'C:\\Users\\U', documents: 'C:\\Users\\U\\Documents' }, pathStyle: 'win32', utcOffsetMinutes: 0 };
 
 describe('src/shared/permissions/scopes', () => {
@@ -47,16 +58,36 @@ describe('src/shared/permissions/coverage', () => {
     expect(constraintsWithin({ apps: ['ed'] }, { apps: ['ed', 'xterm'] }, posix)).toBe(true);
     expect(constraintsWithin({ domains: ['api.example.com'] }, { domains: ['*.example.com'] }, posix)).toBe(true);
     expect(constraintsWithin({ domains: ['*.example.com'] }, { domains: ['api.example.com'] }, posix)).toBe(false);
-    expect(constraintsWithin({ rate_limit: { count: 1, per_seconds: 60 } }, { rate_limit: { count: 5, per_seconds: 60 } }, posix)).toBe(true);
+    expect(constraintsWithin({ rate_limit: { count: 1, per_seconds: 60 } }, { rate_limit: { count: 5, per_seconds: 60 } }, posix)).toBe(
+      true,
+    );
     expect(constraintsWithin({}, { rate_limit: { count: 5, per_seconds: 60 } }, posix)).toBe(false);
   });
 
-  it('requires allow entries of a callee to be covered by allow entries of the caller, and respects the caller\'s denies', () => {
-    const caller = { manifest: [{ capability: 'file.*', effect: 'confirm' as const }, { capability: 'web.post', effect: 'deny' as const }], values: {} };
+  it("requires allow entries of a callee to be covered by allow entries of the caller, and respects the caller's denies", () => {
+    const caller = {
+      manifest: [
+        { capability: 'file.*', effect: 'confirm' as const },
+        { capability: 'web.post', effect: 'deny' as const },
+      ],
+      values: {},
+    };
     expect(manifestWithin({ manifest: [{ capability: 'file.read', effect: 'confirm' }], values: {} }, caller, posix)).toEqual([]);
-    expect(manifestWithin({ manifest: [{ capability: 'file.read', effect: 'allow' }], values: {} }, caller, posix)[0]).toMatch(/not within any allow entry/);
-    expect(manifestWithin({ manifest: [{ capability: 'web.post', effect: 'confirm' }], values: {} }, caller, posix)[0]).toMatch(/not within/);
-    const wide = { manifest: [{ capability: '*', effect: 'allow' as const }, { capability: 'secrets.read', effect: 'deny' as const }], values: {} };
-    expect(manifestWithin({ manifest: [{ capability: 'secrets.*', effect: 'allow' }], values: {} }, wide, posix)[0]).toMatch(/escape the caller's deny secrets\.read/);
+    expect(manifestWithin({ manifest: [{ capability: 'file.read', effect: 'allow' }], values: {} }, caller, posix)[0]).toMatch(
+      /not within any allow entry/,
+    );
+    expect(manifestWithin({ manifest: [{ capability: 'web.post', effect: 'confirm' }], values: {} }, caller, posix)[0]).toMatch(
+      /not within/,
+    );
+    const wide = {
+      manifest: [
+        { capability: '*', effect: 'allow' as const },
+        { capability: 'secrets.read', effect: 'deny' as const },
+      ],
+      values: {},
+    };
+    expect(manifestWithin({ manifest: [{ capability: 'secrets.*', effect: 'allow' }], values: {} }, wide, posix)[0]).toMatch(
+      /escape the caller's deny secrets\.read/,
+    );
   });
 });

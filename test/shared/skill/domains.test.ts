@@ -10,8 +10,14 @@ describe('src/shared/skill/domains', () => {
   });
 
   it('says what was expected and what was received when a value is outside its domain', () => {
-    expect(checkArg('n', spec({ type: 'number', min: 1 }), -3)).toEqual({ ok: false, message: 'Expected `n` to be a number >= 1, got `-3` (number)' });
-    expect(checkArg('mode', spec({ type: 'enum', values: ['a', 'b'] }), 'c')).toMatchObject({ ok: false, message: 'Expected `mode` to be one of `a`, `b`, got `c` (string)' });
+    expect(checkArg('n', spec({ type: 'number', min: 1 }), -3)).toEqual({
+      ok: false,
+      message: 'Expected `n` to be a number >= 1, got `-3` (number)',
+    });
+    expect(checkArg('mode', spec({ type: 'enum', values: ['a', 'b'] }), 'c')).toMatchObject({
+      ok: false,
+      message: 'Expected `mode` to be one of `a`, `b`, got `c` (string)',
+    });
     expect(checkArg('p', spec({ type: 'path' }), 'rel/x')).toMatchObject({ ok: false });
     expect(checkArg('p', spec({ type: 'path' }), 'C:\\x.txt', { pathStyle: 'win32' })).toEqual({ ok: true, value: 'C:\\x.txt' });
     expect(checkArg('p', spec({ type: 'path', extensions: ['.txt'] }), '/a.md')).toMatchObject({ ok: false });
@@ -28,7 +34,10 @@ describe('src/shared/skill/domains', () => {
     expect(checkArgs(specs, { a: 'x' })).toEqual({ ok: true, values: { a: 'x', b: 3 } });
     const bad = checkArgs(specs, { c: 1 });
     expect(bad.ok).toBe(false);
-    expect(!bad.ok && bad.errors).toEqual([expect.stringContaining('Unknown argument `c`'), expect.stringContaining('Missing argument `a`')]);
+    expect(!bad.ok && bad.errors).toEqual([
+      expect.stringContaining('Unknown argument `c`'),
+      expect.stringContaining('Missing argument `a`'),
+    ]);
   });
 
   it('requires examples for pattern strings so that samples can be generated', () => {
@@ -37,9 +46,13 @@ describe('src/shared/skill/domains', () => {
 
   it('generates samples that lie inside their own domain', () => {
     const specs: ArgSpec[] = [
-      spec({ type: 'enum', values: ['x', 'y'] }), spec({ type: 'number', min: 2, max: 9, integer: true }),
-      spec({ type: 'text', maxLength: 5 }), spec({ type: 'path', extensions: ['.csv'] }), spec({ type: 'boolean' }),
-      spec({ type: 'string', pattern: '^[0-9]+$', examples: ['12'] }), spec({ type: 'string', minLength: 8 }),
+      spec({ type: 'enum', values: ['x', 'y'] }),
+      spec({ type: 'number', min: 2, max: 9, integer: true }),
+      spec({ type: 'text', maxLength: 5 }),
+      spec({ type: 'path', extensions: ['.csv'] }),
+      spec({ type: 'boolean' }),
+      spec({ type: 'string', pattern: '^[0-9]+$', examples: ['12'] }),
+      spec({ type: 'string', minLength: 8 }),
     ];
     const rand = seededRandom(42);
     for (const s of specs) {

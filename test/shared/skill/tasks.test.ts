@@ -12,7 +12,9 @@ describe('src/shared/skill/tasks', () => {
 
   it('synthesizes tasks only from roots of the composition graph, on apps where their whole call tree resolves', () => {
     const tasks = synthesizeTasks(library, { apps: APPS, perSkill: 2, tempDir: '/tmp/t' });
-    const called = new Set([...library.skills.values()].flatMap((s) => graphPrimitives(s.graph).flatMap((p) => (p.action === 'call' ? [p.skill] : []))));
+    const called = new Set(
+      [...library.skills.values()].flatMap((s) => graphPrimitives(s.graph).flatMap((p) => (p.action === 'call' ? [p.skill] : []))),
+    );
     for (const t of tasks) {
       const skill = library.skills.get(t.skill)!;
       expect(called.has(t.skill) || called.has(skill.implements ?? ''), `${t.id} is called by another skill`).toBe(false);
@@ -27,9 +29,17 @@ describe('src/shared/skill/tasks', () => {
   });
 
   it('lists the concrete skills a task runs, resolved for its app, and counts their primitives without calls', () => {
-    const [task] = synthesizeTasks(library, { apps: ['mousepad'], perSkill: 1, tempDir: '/tmp/t', only: (s) => s.id === 'TextEditor.write_file' });
+    const [task] = synthesizeTasks(library, {
+      apps: ['mousepad'],
+      perSkill: 1,
+      tempDir: '/tmp/t',
+      only: (s) => s.id === 'TextEditor.write_file',
+    });
     expect(task!.skills).toEqual(['TextEditor.write_file', 'mousepad.new_document', 'mousepad.type_text', 'mousepad.save_as']);
-    const expected = task!.skills.reduce((n, id) => n + graphPrimitives(library.skills.get(id)!.graph).filter((p) => p.action !== 'call').length, 0);
+    const expected = task!.skills.reduce(
+      (n, id) => n + graphPrimitives(library.skills.get(id)!.graph).filter((p) => p.action !== 'call').length,
+      0,
+    );
     expect(task!.primitives).toBe(expected);
     expect(task!.primitives).toBeGreaterThan(10);
   });
@@ -64,6 +74,8 @@ describe('src/shared/skill/tasks', () => {
   });
 
   it('refuses a task count that is not a positive integer', () => {
-    expect(() => synthesizeTasks(library, { apps: APPS, perSkill: 0, tempDir: '/tmp/t' })).toThrow('Expected `perSkill` to be a positive integer, got `0`');
+    expect(() => synthesizeTasks(library, { apps: APPS, perSkill: 0, tempDir: '/tmp/t' })).toThrow(
+      'Expected `perSkill` to be a positive integer, got `0`',
+    );
   });
 });

@@ -2,8 +2,17 @@ import { Option, type Command } from 'commander';
 import { SkillDeskError } from '../../../shared/errors';
 import { createAgent, OfflinePlanner, SqliteAgentMemory, SqliteAgentRunRecorder, type AgentReport } from '../../services/agent';
 import {
-  LLM_ROLES, OpenAiLlmClient, PROVIDER_PRESETS, describeProvider, llmSettingsFromEnv, probeCapabilities, resolveProviderConfig,
-  type LlmRole, type LlmSettings, type ProviderPreset, type RoleSettings,
+  LLM_ROLES,
+  OpenAiLlmClient,
+  PROVIDER_PRESETS,
+  describeProvider,
+  llmSettingsFromEnv,
+  probeCapabilities,
+  resolveProviderConfig,
+  type LlmRole,
+  type LlmSettings,
+  type ProviderPreset,
+  type RoleSettings,
 } from '../../services/llm';
 import { HybridRetriever, llmEmbedder, SqliteEmbeddingCache } from '../../services/retrieval';
 import { agentExitCode, describeAgentEvent, type AgentCommandContext } from './agentContext';
@@ -18,15 +27,27 @@ interface ModelFlags {
 }
 
 /** Saved settings, then SKILLDESK_* variables, then flags (which set the planner role). */
-export function effectiveLlmSettings(saved: LlmSettings | undefined, flags: ModelFlags, env: Record<string, string | undefined> = process.env): LlmSettings {
+export function effectiveLlmSettings(
+  saved: LlmSettings | undefined,
+  flags: ModelFlags,
+  env: Record<string, string | undefined> = process.env,
+): LlmSettings {
   const merged: LlmSettings = { ...saved, ...llmSettingsFromEnv(env) };
   if (flags.model || flags.baseUrl || flags.preset) {
     const base = merged.planner ?? ({} as Partial<RoleSettings>);
     const model = flags.model ?? base.model;
-    if (!model) throw new SkillDeskError('cli.bad_option', 'Expected `--model` with `--base-url`/`--preset`, e.g. --preset ollama --model qwen2.5:7b');
+    if (!model)
+      throw new SkillDeskError(
+        'cli.bad_option',
+        'Expected `--model` with `--base-url`/`--preset`, e.g. --preset ollama --model qwen2.5:7b',
+      );
     merged.planner = {
-      ...base, model, ...(flags.preset && { preset: flags.preset }), ...(flags.baseUrl && { baseURL: flags.baseUrl }),
-      ...(flags.apiKeyEnv && { apiKeyEnv: flags.apiKeyEnv }), ...(flags.timeoutMs && { timeoutMs: Number(flags.timeoutMs) }),
+      ...base,
+      model,
+      ...(flags.preset && { preset: flags.preset }),
+      ...(flags.baseUrl && { baseURL: flags.baseUrl }),
+      ...(flags.apiKeyEnv && { apiKeyEnv: flags.apiKeyEnv }),
+      ...(flags.timeoutMs && { timeoutMs: Number(flags.timeoutMs) }),
     };
   }
   if (flags.offline) delete merged.planner;
@@ -46,36 +67,57 @@ function addModelOptions(cmd: Command): Command {
 /** Human summary of a finished agent run. */
 export function summarizeReport(r: AgentReport): string {
   const acc = r.accounting;
-  const tokens = acc.llm.calls ? `, ${acc.llm.calls} model calls, ${acc.llm.totalTokens} tokens${acc.llm.retries ? `, ${acc.llm.retries} retries` : ''}` : '';
+  const tokens = acc.llm.calls
+    ? `, ${acc.llm.calls} model calls, ${acc.llm.totalTokens} tokens${acc.llm.retries ? `, ${acc.llm.retries} retries` : ''}`
+    : '';
   return `${r.outcome}: ${r.message}\n(${r.planner} planner, ${r.steps.filter((s) => s.run).length} skill runs, ${acc.wallMs} ms${tokens}; agent run ${r.agentRunId})`;
 }
 
 /** `agent "<goal>"` and `llm probe`. */
 export function registerAgentCommands(program: Command, ctx: AgentCommandContext): void {
-  addModelOptions(program.command('agent')
-    .description('Reach a goal stated in words: plan, retrieve skills, fill their arguments, run them, remember the outcomes')
-    .argument('<goal...>', 'the goal, e.g. "open notepad then write hello and save it as /tmp/a.txt"')
-    .option('--dry-run', 'run every skill as a dry run (nothing on the desktop is touched)')
-    .option('--plan-only', 'offline planner: print the plan and stop')
-    .addOption(new Option('--max-steps <n>', 'stop after this many steps').default('10'))
-    .option('--json', 'print the agent report as JSON'))
-    .addHelpText('after', `
+  addModelOptions(
+    program
+      .command('agent')
+      .description('Reach a goal stated in words: plan, retrieve skills, fill their arguments, run them, remember the outcomes')
+      .argument('<goal...>', 'the goal, e.g. "open notepad then write hello and save it as /tmp/a.txt"')
+      .option('--dry-run', 'run every skill as a dry run (nothing on the desktop is touched)')
+      .option('--plan-only', 'offline planner: print the plan and stop')
+      .addOption(new Option('--max-steps <n>', 'stop after this many steps').default('10'))
+      .option('--json', 'print the agent report as JSON'),
+  )
+    .addHelpText(
+      'after',
+      `
 With no model configured the offline planner matches the goal against the skills' intent templates.
 Configure a model with settings, SKILLDESK_PLANNER_MODEL/_BASE_URL/_PRESET/_API_KEY_ENV, or the flags.
 
 Examples:
   $ skilldesk agent "open notepad then write 'hello' and save it as /tmp/hello.txt"
   $ skilldesk agent "calculate 398 - 174 * sqrt(505)" --json
-  $ skilldesk agent "summarise the open document into /tmp/s.txt" --preset ollama --model qwen2.5:7b`)
+  $ skilldesk agent "summarise the open document into /tmp/s.txt" --preset ollama --model qwen2.5:7b`,
+    )
     .action(async (words: string[], o: ModelFlags & { dryRun?: boolean; planOnly?: boolean; maxSteps: string; json?: boolean }) => {
       const goal = words.join(' ').trim();
       const maxSteps = Number(o.maxSteps);
-      if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new SkillDeskError('cli.bad_option', `Expected \`--max-steps\` to be a positive integer, got \`${o.maxSteps}\``);
+      if (!Number.isInteger(maxSteps) || maxSteps < 1)
+        throw new SkillDeskError('cli.bad_option', `Expected \`--max-steps\` to be a positive integer, got \`${o.maxSteps}\``);
       const { library } = await ctx.loadLibrary();
       if (o.planOnly) {
-        const planner = new OfflinePlanner(library, HybridRetriever.fromLibrary(library, { platform: process.platform as 'linux' }), process.platform as 'linux');
+        const planner = new OfflinePlanner(
+          library,
+          HybridRetriever.fromLibrary(library, { platform: process.platform as 'linux' }),
+          process.platform as 'linux',
+        );
         const plan = await planner.plan(goal);
-        ctx.out(o.json ? JSON.stringify(plan, null, 2) : plan.ok ? plan.steps.map((s, i) => `${i + 1}. ${s.skill}${s.app ? ` on ${s.app}` : ''} ${JSON.stringify(s.args)}   <- "${s.clause}"`).join('\n') : plan.message);
+        ctx.out(
+          o.json
+            ? JSON.stringify(plan, null, 2)
+            : plan.ok
+              ? plan.steps
+                  .map((s, i) => `${i + 1}. ${s.skill}${s.app ? ` on ${s.app}` : ''} ${JSON.stringify(s.args)}   <- "${s.clause}"`)
+                  .join('\n')
+              : plan.message,
+        );
         return ctx.setExitCode(plan.ok ? 0 : 3);
       }
       const env = await ctx.agentEnvironment();
@@ -84,11 +126,18 @@ Examples:
       const embedderConfig = resolveProviderConfig('embedder', settings);
       const embedder = embedderConfig && new OpenAiLlmClient(embedderConfig);
       const { agent, meter } = createAgent({
-        library, runner: env.runner, platform: env.platform,
+        library,
+        runner: env.runner,
+        platform: env.platform,
         ...(plannerConfig && { planner: new OpenAiLlmClient(plannerConfig) }),
         ...(embedder && { embedder: llmEmbedder(embedder) }),
-        ...(env.db && { embeddingCache: new SqliteEmbeddingCache(env.db), memory: new SqliteAgentMemory(env.db), recorder: new SqliteAgentRunRecorder(env.db) }),
-        ...(env.sessionId && { sessionId: env.sessionId }), ...(env.observe && { observe: env.observe }),
+        ...(env.db && {
+          embeddingCache: new SqliteEmbeddingCache(env.db),
+          memory: new SqliteAgentMemory(env.db),
+          recorder: new SqliteAgentRunRecorder(env.db),
+        }),
+        ...(env.sessionId && { sessionId: env.sessionId }),
+        ...(env.observe && { observe: env.observe }),
       });
       void meter;
       if (!o.json) ctx.err(plannerConfig ? describeProvider(plannerConfig) : 'planner: offline (no model configured)');
@@ -100,7 +149,9 @@ Examples:
       process.once('SIGINT', onSigint);
       try {
         const report = await agent.run(goal, {
-          maxSteps, dryRun: o.dryRun ?? false, signal: controller.signal,
+          maxSteps,
+          dryRun: o.dryRun ?? false,
+          signal: controller.signal,
           onEvent: (e) => {
             if (o.json) return;
             const line = describeAgentEvent(e);
@@ -115,22 +166,37 @@ Examples:
     });
 
   const llm = program.command('llm').description('Model providers: check what a configured server supports');
-  addModelOptions(llm.command('probe')
-    .description('Probe a role\'s server: model list, structured output mode, images, embeddings')
-    .addOption(new Option('--role <role>', 'which role').choices([...LLM_ROLES]).default('planner'))
-    .option('--json', 'print JSON'))
-    .action(async (o: ModelFlags & { role: LlmRole; json?: boolean }) => {
-      const env = await ctx.agentEnvironment();
-      const config = resolveProviderConfig(o.role, effectiveLlmSettings(env.llm, o.role === 'planner' ? o : { ...o, model: undefined, baseUrl: undefined, preset: undefined }));
-      if (!config) throw new SkillDeskError('cli.not_configured', `No model is configured for the ${o.role} role; set SKILLDESK_${o.role.toUpperCase()}_MODEL (and _BASE_URL or _PRESET) or use the settings`);
-      const caps = await probeCapabilities(new OpenAiLlmClient(config), { chat: o.role !== 'embedder', images: o.role === 'grounder', embeddings: o.role === 'embedder' });
-      if (o.json) return ctx.out(JSON.stringify({ provider: describeProvider(config), ...caps }, null, 2));
-      ctx.out([
+  addModelOptions(
+    llm
+      .command('probe')
+      .description("Probe a role's server: model list, structured output mode, images, embeddings")
+      .addOption(new Option('--role <role>', 'which role').choices([...LLM_ROLES]).default('planner'))
+      .option('--json', 'print JSON'),
+  ).action(async (o: ModelFlags & { role: LlmRole; json?: boolean }) => {
+    const env = await ctx.agentEnvironment();
+    const config = resolveProviderConfig(
+      o.role,
+      effectiveLlmSettings(env.llm, o.role === 'planner' ? o : { ...o, model: undefined, baseUrl: undefined, preset: undefined }),
+    );
+    if (!config)
+      throw new SkillDeskError(
+        'cli.not_configured',
+        `No model is configured for the ${o.role} role; set SKILLDESK_${o.role.toUpperCase()}_MODEL (and _BASE_URL or _PRESET) or use the settings`,
+      );
+    const caps = await probeCapabilities(new OpenAiLlmClient(config), {
+      chat: o.role !== 'embedder',
+      images: o.role === 'grounder',
+      embeddings: o.role === 'embedder',
+    });
+    if (o.json) return ctx.out(JSON.stringify({ provider: describeProvider(config), ...caps }, null, 2));
+    ctx.out(
+      [
         describeProvider(config),
         `reachable: ${caps.reachable}; model listed: ${caps.modelListed}`,
         `structured output: ${caps.structured}; images: ${caps.images}; embeddings: ${caps.embeddings ? `${caps.embeddings.dimensions} dims` : 'no'}`,
         ...caps.notes.map((n) => `  note: ${n}`),
-      ].join('\n'));
-      if (!caps.reachable) ctx.setExitCode(1);
-    });
+      ].join('\n'),
+    );
+    if (!caps.reachable) ctx.setExitCode(1);
+  });
 }

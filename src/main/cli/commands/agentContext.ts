@@ -29,13 +29,18 @@ export interface AgentCommandContext {
 /** Exit codes: 0 finished, 1 failed, 2 usage, 3 needs the user (asked / unmapped), 4 stopped by a limit, 130 aborted. */
 export function agentExitCode(outcome: AgentReport['outcome']): number {
   switch (outcome) {
-    case 'finished': return 0;
-    case 'failed': return 1;
+    case 'finished':
+      return 0;
+    case 'failed':
+      return 1;
     case 'asked_user':
-    case 'unmapped': return 3;
+    case 'unmapped':
+      return 3;
     case 'step_budget':
-    case 'repeated_action': return 4;
-    case 'aborted': return 130;
+    case 'repeated_action':
+      return 4;
+    case 'aborted':
+      return 130;
   }
 }
 

@@ -23,7 +23,11 @@ export function parseSince(value: string, now = Date.now()): number {
   if (rel) return now - Number(rel[1]) * { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[rel[2] as 's' | 'm' | 'h' | 'd'];
   if (/^\d+$/.test(value.trim())) return Number(value);
   const t = Date.parse(value);
-  if (Number.isNaN(t)) throw new SkillDeskError('cli.bad_option', `Expected \`--since\` to be an ISO time, epoch ms or an age like 30m/2h/7d, got \`${value}\``);
+  if (Number.isNaN(t))
+    throw new SkillDeskError(
+      'cli.bad_option',
+      `Expected \`--since\` to be an ISO time, epoch ms or an age like 30m/2h/7d, got \`${value}\``,
+    );
   return t;
 }
 
@@ -34,19 +38,29 @@ export function parseSince(value: string, now = Date.now()): number {
 export function auditCommand(db: StoreDb, o: AuditOptions, io: Output, now = Date.now()): number {
   const filter: Omit<ListAuditFilter, 'limit'> = {
     ...(o.since !== undefined && { since: parseSince(o.since, now) }),
-    ...(o.skill && { skill: o.skill }), ...(o.run && { runId: o.run }),
+    ...(o.skill && { skill: o.skill }),
+    ...(o.run && { runId: o.run }),
   };
   let code = 0;
   if (o.verify) {
     const v = verifyAuditChain(db);
     if (o.json) io.out(JSON.stringify({ verify: v }, null, 2));
-    else io.out(v.ok ? `Audit chain verified: ${v.count} row(s), head ${v.headHash.slice(0, 16)}...` : `AUDIT CHAIN BROKEN at row ${v.firstBadId} (${v.reason}): ${v.message}`);
+    else
+      io.out(
+        v.ok
+          ? `Audit chain verified: ${v.count} row(s), head ${v.headHash.slice(0, 16)}...`
+          : `AUDIT CHAIN BROKEN at row ${v.firstBadId} (${v.reason}): ${v.message}`,
+      );
     code = v.ok ? 0 : 1;
     if (!o.export) return code;
   }
   if (o.export) {
     const { count } = exportAuditJsonl(db, o.export, filter);
-    io.out(o.json ? JSON.stringify({ exported: count, file: o.export }) : `Exported ${count} row(s) to ${o.export} (JSON Lines; \`skilldesk audit --verify\` checks the store's chain)`);
+    io.out(
+      o.json
+        ? JSON.stringify({ exported: count, file: o.export })
+        : `Exported ${count} row(s) to ${o.export} (JSON Lines; \`skilldesk audit --verify\` checks the store's chain)`,
+    );
     return code;
   }
   const rows = listAudit(db, { ...filter, limit: o.limit ?? 200 });
@@ -58,16 +72,29 @@ export function auditCommand(db: StoreDb, o: AuditOptions, io: Output, now = Dat
     io.out('No decisions recorded for this filter.');
     return code;
   }
-  io.out(table(['ID', 'TIME', 'SKILL', 'NODE', 'CAPABILITY', 'TARGET', 'DECISION', 'SOURCE', 'REASON'], rows.map((r) => [
-    String(r.id), formatTime(r.ts), r.skillId ?? '-', r.nodeId ?? '-', r.capability, (r.target ?? '-').slice(0, 40),
-    r.decision === 'confirm' ? `confirm:${r.answer}` : r.decision, r.policySource, r.reason.slice(0, 70),
-  ])));
+  io.out(
+    table(
+      ['ID', 'TIME', 'SKILL', 'NODE', 'CAPABILITY', 'TARGET', 'DECISION', 'SOURCE', 'REASON'],
+      rows.map((r) => [
+        String(r.id),
+        formatTime(r.ts),
+        r.skillId ?? '-',
+        r.nodeId ?? '-',
+        r.capability,
+        (r.target ?? '-').slice(0, 40),
+        r.decision === 'confirm' ? `confirm:${r.answer}` : r.decision,
+        r.policySource,
+        r.reason.slice(0, 70),
+      ]),
+    ),
+  );
   return code;
 }
 
 /** Registers `audit` on the program. */
 export function registerAuditCommands(program: Command, ctx: CliContext): void {
-  program.command('audit')
+  program
+    .command('audit')
     .description('Show, verify or export the audit trail of permission decisions')
     .option('--json', 'print JSON')
     .option('--since <time>', 'only decisions since an ISO time, epoch ms, or an age like 30m, 2h, 7d')
@@ -75,7 +102,8 @@ export function registerAuditCommands(program: Command, ctx: CliContext): void {
     .option('--run <id>', 'only decisions of this run')
     .option('--limit <n>', 'at most this many rows (listing)', (v) => {
       const n = Number(v);
-      if (!Number.isInteger(n) || n <= 0) throw new SkillDeskError('cli.bad_option', `Expected \`--limit\` to be a positive integer, got \`${v}\``);
+      if (!Number.isInteger(n) || n <= 0)
+        throw new SkillDeskError('cli.bad_option', `Expected \`--limit\` to be a positive integer, got \`${v}\``);
       return n;
     })
     .option('--verify', 'recompute the hash chain; exit 1 if any row was modified, removed or inserted')

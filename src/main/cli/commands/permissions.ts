@@ -2,7 +2,14 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { SkillDeskError } from '../../../shared/errors';
 import {
-  CAPABILITIES, CAPABILITY_NAMES, CATEGORY_TITLES, describeTarget, parseSimulationGrants, parseSimulationPolicy, parseSimulationRequest, simulate,
+  CAPABILITIES,
+  CAPABILITY_NAMES,
+  CATEGORY_TITLES,
+  describeTarget,
+  parseSimulationGrants,
+  parseSimulationPolicy,
+  parseSimulationRequest,
+  simulate,
   type SimulationResult,
 } from '../../../shared/permissions';
 import type { SkillLibrary } from '../../../shared/skill';
@@ -26,12 +33,15 @@ export interface InferOptions {
 
 /** Exit codes: 0 analysed; 1 analysis incomplete (a mediator would deny: fail closed); 2 bad options. */
 export function permissionsInfer(o: InferOptions, io: Output): number {
-  if (Boolean(o.file) === Boolean(o.command)) throw new SkillDeskError('cli.bad_option', 'Give exactly one of `--file <path>` or `--command "<command line>"`');
+  if (Boolean(o.file) === Boolean(o.command))
+    throw new SkillDeskError('cli.bad_option', 'Give exactly one of `--file <path>` or `--command "<command line>"`');
   if (o.shell && !LANGUAGES.includes(o.shell as ScriptLanguage)) {
     throw new SkillDeskError('cli.bad_option', `Expected \`--shell\` to be one of ${LANGUAGES.join(', ')}, got \`${o.shell}\``);
   }
   const lang = o.shell as ScriptLanguage | undefined;
-  const r = o.file ? inferFile(o.file, { ...(lang && { language: lang }) }) : inferCommand(o.command!, { ...(lang && { shell: lang }), cwd: process.cwd() });
+  const r = o.file
+    ? inferFile(o.file, { ...(lang && { language: lang }) })
+    : inferCommand(o.command!, { ...(lang && { shell: lang }), cwd: process.cwd() });
   if (o.json) io.out(JSON.stringify(r, null, 2));
   else io.out(formatInference(r));
   return r.ok ? 0 : 1;
@@ -49,11 +59,13 @@ export function formatInference(r: InferenceResult): string {
     for (const [cap, list] of [...byCap.entries()].sort(([a], [b]) => a.localeCompare(b))) {
       const level = CAPABILITIES[cap as keyof typeof CAPABILITIES]?.level ?? '?';
       lines.push(`  ${cap} [${level}]`);
-      for (const c of list.slice(0, 6)) lines.push(`    ${describeTarget(c.target) ?? '-'}  <- ${c.evidence} (${c.file}${c.line ? `:${c.line}` : ''})`);
+      for (const c of list.slice(0, 6))
+        lines.push(`    ${describeTarget(c.target) ?? '-'}  <- ${c.evidence} (${c.file}${c.line ? `:${c.line}` : ''})`);
       if (list.length > 6) lines.push(`    ... ${list.length - 6} more`);
     }
   }
-  for (const f of r.findings) lines.push(`${f.kind === 'exfiltration' ? 'EXFILTRATION' : f.kind.toUpperCase().replace('_', ' ')}: ${f.message}`);
+  for (const f of r.findings)
+    lines.push(`${f.kind === 'exfiltration' ? 'EXFILTRATION' : f.kind.toUpperCase().replace('_', ' ')}: ${f.message}`);
   if (!r.ok) {
     lines.push('Not fully analysable (a run would be denied: fail closed):');
     for (const e of r.errors) lines.push(`  ${e}`);
@@ -66,15 +78,43 @@ export function permissionsManifest(library: SkillLibrary, id: string, o: { app?
   const skill = library.resolve(id, o.app);
   const check = checkSkillManifest(skill, library);
   if (o.json) {
-    io.out(JSON.stringify({ skill: skill.id, declared: skill.permissions, derived: check.derived.needs, suggested: check.derived.suggested, errors: check.errors, warnings: check.warnings }, null, 2));
+    io.out(
+      JSON.stringify(
+        {
+          skill: skill.id,
+          declared: skill.permissions,
+          derived: check.derived.needs,
+          suggested: check.derived.suggested,
+          errors: check.errors,
+          warnings: check.warnings,
+        },
+        null,
+        2,
+      ),
+    );
     return check.errors.length ? 1 : 0;
   }
   const lines = [
-    `${skill.id} (${skill.kind}${skill.app ? ` on ${skill.app}` : ''}, ${skill.trust})`, '', 'Needs (derived from the graph, callees and scripts):',
-    table(['CAPABILITY', 'LEVEL', 'ON', 'FROM'], check.derived.needs.map((n) => [
-      n.capability, CAPABILITIES[n.capability].level, n.scopes.join(', ').slice(0, 50) || '-', n.from.slice(0, 2).join(', ') + (n.from.length > 2 ? ` +${n.from.length - 2}` : ''),
-    ])),
-    '', 'Declared:', ...(skill.permissions.length ? skill.permissions.map((e) => `  ${e.effect} ${e.capability}${e.priority ? ` (priority ${e.priority})` : ''}${e.constraints ? ` ${JSON.stringify(e.constraints)}` : ''}`) : ['  (none)']),
+    `${skill.id} (${skill.kind}${skill.app ? ` on ${skill.app}` : ''}, ${skill.trust})`,
+    '',
+    'Needs (derived from the graph, callees and scripts):',
+    table(
+      ['CAPABILITY', 'LEVEL', 'ON', 'FROM'],
+      check.derived.needs.map((n) => [
+        n.capability,
+        CAPABILITIES[n.capability].level,
+        n.scopes.join(', ').slice(0, 50) || '-',
+        n.from.slice(0, 2).join(', ') + (n.from.length > 2 ? ` +${n.from.length - 2}` : ''),
+      ]),
+    ),
+    '',
+    'Declared:',
+    ...(skill.permissions.length
+      ? skill.permissions.map(
+          (e) =>
+            `  ${e.effect} ${e.capability}${e.priority ? ` (priority ${e.priority})` : ''}${e.constraints ? ` ${JSON.stringify(e.constraints)}` : ''}`,
+        )
+      : ['  (none)']),
   ];
   if (check.errors.length) lines.push('', 'Errors (the library rejects this skill):', ...check.errors.map((e) => `  ${e}`));
   if (check.warnings.length) lines.push('', 'Warnings:', ...check.warnings.map((w) => `  ${w}`));
@@ -95,7 +135,8 @@ export function permissionsSimulate(o: SimulateOptions, io: Output, now = Date.n
   const policy = parseSimulationPolicy(readJson(o.policy, '--policy'));
   if (!policy.ok) throw new SkillDeskError('permissions.bad_policy', `The policy ${o.policy} is invalid:\n  ${policy.errors.join('\n  ')}`);
   const grants = parseSimulationGrants(o.grants ? readJson(o.grants, '--grants') : []);
-  if (!grants.ok) throw new SkillDeskError('permissions.bad_grants', `The grants ${o.grants} are invalid:\n  ${grants.errors.join('\n  ')}`);
+  if (!grants.ok)
+    throw new SkillDeskError('permissions.bad_grants', `The grants ${o.grants} are invalid:\n  ${grants.errors.join('\n  ')}`);
   const text = readText(o.requests, '--requests');
   const requests = text.split('\n').flatMap((line, i) => {
     if (!line.trim() || line.trim().startsWith('#')) return [];
@@ -112,19 +153,36 @@ export function permissionsSimulate(o: SimulateOptions, io: Output, now = Date.n
   const results = simulate(policy.value, requests, grants.value, { now });
   if (o.json) io.out(JSON.stringify(results.map(plainResult), null, 2));
   else {
-    io.out(table(['#', 'SKILL', 'CAPABILITY', 'TARGET', 'DECISION', 'SOURCE', 'REASON'], results.map((r) => [
-      String(r.index + 1), r.request.skill, r.request.capability, describeTarget(r.request.target) ?? '-',
-      r.answer ? `${r.effect}->${r.final} (${r.answer})` : r.effect, r.source, r.reason.slice(0, 80),
-    ])));
+    io.out(
+      table(
+        ['#', 'SKILL', 'CAPABILITY', 'TARGET', 'DECISION', 'SOURCE', 'REASON'],
+        results.map((r) => [
+          String(r.index + 1),
+          r.request.skill,
+          r.request.capability,
+          describeTarget(r.request.target) ?? '-',
+          r.answer ? `${r.effect}->${r.final} (${r.answer})` : r.effect,
+          r.source,
+          r.reason.slice(0, 80),
+        ]),
+      ),
+    );
   }
   return 0;
 }
 
 function plainResult(r: SimulationResult) {
   return {
-    index: r.index, skill: r.request.skill, capability: r.request.capability, target: r.request.target,
-    decision: r.effect, final: r.final, reason: r.reason, source: r.source,
-    ...(r.answer && { answer: r.answer }), ...(r.grantCreated && { grant_created: r.grantCreated }),
+    index: r.index,
+    skill: r.request.skill,
+    capability: r.request.capability,
+    target: r.request.target,
+    decision: r.effect,
+    final: r.final,
+    reason: r.reason,
+    source: r.source,
+    ...(r.answer && { answer: r.answer }),
+    ...(r.grantCreated && { grant_created: r.grantCreated }),
   };
 }
 
@@ -148,13 +206,24 @@ function readJson(file: string, option: string): unknown {
 /** The taxonomy as a table (or JSON). */
 export function permissionsTaxonomy(o: { json?: boolean }, io: Output): number {
   if (o.json) {
-    io.out(JSON.stringify(CAPABILITY_NAMES.map((c) => ({ capability: c, ...CAPABILITIES[c] })), null, 2));
+    io.out(
+      JSON.stringify(
+        CAPABILITY_NAMES.map((c) => ({ capability: c, ...CAPABILITIES[c] })),
+        null,
+        2,
+      ),
+    );
     return 0;
   }
-  io.out(table(['CAPABILITY', 'GROUP', 'LEVEL', 'SCOPED BY', 'MEANING'], CAPABILITY_NAMES.map((c) => {
-    const i = CAPABILITIES[c];
-    return [c, CATEGORY_TITLES[i.category], i.level, i.scope, i.description];
-  })));
+  io.out(
+    table(
+      ['CAPABILITY', 'GROUP', 'LEVEL', 'SCOPED BY', 'MEANING'],
+      CAPABILITY_NAMES.map((c) => {
+        const i = CAPABILITIES[c];
+        return [c, CATEGORY_TITLES[i.category], i.level, i.scope, i.description];
+      }),
+    ),
+  );
   return 0;
 }
 

@@ -60,35 +60,49 @@ export function summarizeResult(r: RunResult): string {
 
 /** `run <skill>`: runs one skill live, or prints its primitive sequence with --dry-run. */
 export function registerRunCommand(program: Command, ctx: CliContext): void {
-  program.command('run')
+  program
+    .command('run')
     .description('Run a skill on the desktop (or show what it would do with --dry-run)')
     .argument('<skill>', 'an interface method (TextEditor.write_file) or a concrete skill (mousepad.save_as)')
-    .option('--app <app>', 'the app to run it on (default: the focused window\'s app, then the configured default)')
+    .option('--app <app>', "the app to run it on (default: the focused window's app, then the configured default)")
     .addOption(new Option('--arg <name=value...>', 'an argument; repeatable; @file reads the value from a file').default([]))
     .option('--args-json <json>', 'arguments as one JSON object')
     .option('--dry-run', 'record the primitives with the recording driver; touch nothing')
     .option('--screenshots', 'save a screenshot after every step')
     .option('--json', 'print the run result as JSON')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Examples:
   $ skilldesk run TextEditor.write_file --app wine-notepad --arg path=/tmp/a.txt --arg text='hello'
   $ skilldesk run Calculator.evaluate --app gnome-calculator --arg 'expression=398 - 174 * sqrt(505)'
-  $ skilldesk run TextEditor.save_as --app notepad --arg 'path=C:\\Users\\me\\a.txt' --dry-run`)
-    .action(async (skill: string, o: { app?: string; arg: string[]; argsJson?: string; dryRun?: boolean; screenshots?: boolean; json?: boolean }) => {
-      const args = parseArgPairs(o.arg, o.argsJson);
-      const core = await ctx.core();
-      const result = await withSigintAbort(ctx, (signal) => core.runSkill({
-        skill, args, dryRun: o.dryRun ?? false, signal,
-        ...(o.app && { app: o.app }),
-        ...(o.screenshots && { screenshotEveryStep: true }),
-        onEvent: (e) => {
-          if (o.json) return;
-          const line = describeEvent(e);
-          if (line) ctx.err(line);
-        },
-      }));
-      if (o.json) ctx.out(JSON.stringify(result, null, 2));
-      else ctx.out(summarizeResult(result));
-      ctx.setExitCode(result.status === 'succeeded' ? 0 : result.status === 'aborted' ? 130 : 1);
-    });
+  $ skilldesk run TextEditor.save_as --app notepad --arg 'path=C:\\Users\\me\\a.txt' --dry-run`,
+    )
+    .action(
+      async (
+        skill: string,
+        o: { app?: string; arg: string[]; argsJson?: string; dryRun?: boolean; screenshots?: boolean; json?: boolean },
+      ) => {
+        const args = parseArgPairs(o.arg, o.argsJson);
+        const core = await ctx.core();
+        const result = await withSigintAbort(ctx, (signal) =>
+          core.runSkill({
+            skill,
+            args,
+            dryRun: o.dryRun ?? false,
+            signal,
+            ...(o.app && { app: o.app }),
+            ...(o.screenshots && { screenshotEveryStep: true }),
+            onEvent: (e) => {
+              if (o.json) return;
+              const line = describeEvent(e);
+              if (line) ctx.err(line);
+            },
+          }),
+        );
+        if (o.json) ctx.out(JSON.stringify(result, null, 2));
+        else ctx.out(summarizeResult(result));
+        ctx.setExitCode(result.status === 'succeeded' ? 0 : result.status === 'aborted' ? 130 : 1);
+      },
+    );
 }

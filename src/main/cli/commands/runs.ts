@@ -7,7 +7,8 @@ import type { CliContext } from '../context';
 export function registerRunsCommands(program: Command, ctx: CliContext): void {
   const runs = program.command('runs').description('Inspect recorded runs and their trajectories');
 
-  runs.command('list')
+  runs
+    .command('list')
     .description('List recent runs, newest first')
     .option('--limit <n>', 'how many', (v) => positiveInt('--limit', v), 20)
     .option('--skill <id>', 'only runs of this skill')
@@ -18,13 +19,23 @@ export function registerRunsCommands(program: Command, ctx: CliContext): void {
       const list = core.listRuns({ limit: o.limit, ...(o.skill && { skill: o.skill }), ...(o.status && { status: o.status }) });
       if (o.json) return ctx.out(JSON.stringify(list, null, 2));
       if (list.length === 0) return ctx.out('No runs recorded yet. Try `skilldesk run --help`.');
-      ctx.out(table(['RUN', 'STARTED', 'SKILL', 'APP', 'STATUS', 'MS'], list.map((r) => [
-        r.id, formatTime(r.startedAt), r.skillId, r.app ?? '-', `${r.status}${r.dryRun ? ' (dry)' : ''}`,
-        r.endedAt ? String(r.endedAt - r.startedAt) : '-',
-      ])));
+      ctx.out(
+        table(
+          ['RUN', 'STARTED', 'SKILL', 'APP', 'STATUS', 'MS'],
+          list.map((r) => [
+            r.id,
+            formatTime(r.startedAt),
+            r.skillId,
+            r.app ?? '-',
+            `${r.status}${r.dryRun ? ' (dry)' : ''}`,
+            r.endedAt ? String(r.endedAt - r.startedAt) : '-',
+          ]),
+        ),
+      );
     });
 
-  runs.command('show')
+  runs
+    .command('show')
     .description('Show one run with its trajectory (every step, its resolved arguments and outcome)')
     .argument('<id>', 'run id (a unique prefix is enough)')
     .option('--json', 'print JSON')
@@ -40,7 +51,8 @@ export function registerRunsCommands(program: Command, ctx: CliContext): void {
         `started ${formatTime(run.startedAt)}, ${run.endedAt ? `${run.endedAt - run.startedAt} ms` : 'not finished'}`,
         `args    ${JSON.stringify(run.args)}`,
         ...(run.result !== undefined && run.result !== null ? [`result  ${JSON.stringify(run.result)}`] : []),
-        '', 'trajectory:',
+        '',
+        'trajectory:',
         ...run.steps.map((s) => {
           const args = JSON.stringify(s.resolved, (k, v) => (k === 'action' ? undefined : v));
           return `${'  '.repeat(s.depth + 1)}${String(s.seq).padStart(3)} ${s.outcome.padEnd(7)} ${s.skillId}#${s.nodeId} ${s.primitive} ${args === '{}' ? '' : args.slice(0, 120)} (${s.endedAt - s.startedAt} ms)${s.error ? ` - ${s.error}` : ''}${s.screenshotPath ? ` [${s.screenshotPath}]` : ''}`;
@@ -52,6 +64,7 @@ export function registerRunsCommands(program: Command, ctx: CliContext): void {
 
 function positiveInt(name: string, v: string): number {
   const n = Number(v);
-  if (!Number.isInteger(n) || n <= 0) throw new SkillDeskError('cli.bad_option', `Expected \`${name}\` to be a positive integer, got \`${v}\``);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new SkillDeskError('cli.bad_option', `Expected \`${name}\` to be a positive integer, got \`${v}\``);
   return n;
 }

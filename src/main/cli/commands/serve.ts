@@ -5,15 +5,19 @@ import type { CliContext } from '../context';
 
 /** `serve [--port]`: host mode, the UI in a browser on 127.0.0.1 with a per-launch token. */
 export function registerServeCommand(program: Command, ctx: CliContext): void {
-  program.command('serve')
+  program
+    .command('serve')
     .description('Serve the SkillDesk UI on 127.0.0.1 (host mode) for a browser; prints the URL with its one-time token')
     .option('--port <port>', 'port to listen on (0 = any free port)', '0')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 The URL carries a random token generated at each launch; without it every request and
 WebSocket is refused, as is any page from another origin. Stop with Ctrl+C.
 
 Example:
-  $ skilldesk serve --port 5780`)
+  $ skilldesk serve --port 5780`,
+    )
     .action(async (o: { port: string }) => {
       const port = Number(o.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) {

@@ -5,7 +5,15 @@ import type { ChatMessage, LlmClient } from '../llm/types';
 import type { UsageMeter } from '../llm/UsageMeter';
 import type { HybridRetriever } from '../retrieval/HybridRetriever';
 import type { SkillCard } from '../retrieval/cards';
-import { ConfigureArgsSchema, configureMessages, PickSkillSchema, pickMessages, planMessages, PlanStepSchema, type PlanStep } from './prompts';
+import {
+  ConfigureArgsSchema,
+  configureMessages,
+  PickSkillSchema,
+  pickMessages,
+  planMessages,
+  PlanStepSchema,
+  type PlanStep,
+} from './prompts';
 import type { AgentAction, Planner, PlannerState } from './types';
 
 export interface LlmPlannerOptions {
@@ -34,15 +42,25 @@ export class LlmPlanner implements Planner {
   private readonly primitives: SkillCard[];
   private readonly o: Required<Omit<LlmPlannerOptions, 'meter'>> & { meter?: UsageMeter };
 
-  constructor(private readonly llm: LlmClient, private readonly library: SkillLibrary, private readonly retriever: HybridRetriever, options: LlmPlannerOptions) {
+  constructor(
+    private readonly llm: LlmClient,
+    private readonly library: SkillLibrary,
+    private readonly retriever: HybridRetriever,
+    options: LlmPlannerOptions,
+  ) {
     this.o = { queries: 3, perQuery: 5, candidates: 8, maxReasks: 2, primitivesInterface: 'Desktop', ...options };
     const iface = library.interfaces.get(this.o.primitivesInterface);
     this.primitives = iface
-      ? Object.entries(iface.methods).filter(([name]) => library.skills.has(`${iface.id}.${name}`))
-        .map(([name, m]) => ({
-          ref: `${iface.id}.${name}`, kind: 'method' as const, description: m.description, intents: m.intents, args: m.args,
-          apps: library.implementers(iface.id).filter((a) => library.apps.get(a)?.platforms.includes(options.platform)),
-        }))
+      ? Object.entries(iface.methods)
+          .filter(([name]) => library.skills.has(`${iface.id}.${name}`))
+          .map(([name, m]) => ({
+            ref: `${iface.id}.${name}`,
+            kind: 'method' as const,
+            description: m.description,
+            intents: m.intents,
+            args: m.args,
+            apps: library.implementers(iface.id).filter((a) => library.apps.get(a)?.platforms.includes(options.platform)),
+          }))
       : [];
   }
 
@@ -66,13 +84,18 @@ export class LlmPlanner implements Planner {
       const pick = await this.askOrProblem('pick_skill', PickSkillSchema, pickMsgs, 'rerank', signal);
       if ('problem' in pick) {
         lastProblem = pick.problem;
-        pickMsgs.push({ role: 'assistant', content: pick.raw }, { role: 'user', content: `${pick.problem}. Answer again with valid JSON.` });
+        pickMsgs.push(
+          { role: 'assistant', content: pick.raw },
+          { role: 'user', content: `${pick.problem}. Answer again with valid JSON.` },
+        );
         continue;
       }
       const c = byRef.get(pick.value.choice);
       const a = pick.value.app ?? undefined;
-      if (!c) lastProblem = `Expected \`choice\` to be one of the candidate ids (${[...byRef.keys()].join(', ')}), got \`${pick.value.choice}\``;
-      else if (a && c.apps.length && !c.apps.includes(a)) lastProblem = `Expected \`app\` for ${c.ref} to be one of ${c.apps.join(', ')} or null, got \`${a}\``;
+      if (!c)
+        lastProblem = `Expected \`choice\` to be one of the candidate ids (${[...byRef.keys()].join(', ')}), got \`${pick.value.choice}\``;
+      else if (a && c.apps.length && !c.apps.includes(a))
+        lastProblem = `Expected \`app\` for ${c.ref} to be one of ${c.apps.join(', ')} or null, got \`${a}\``;
       else {
         card = c;
         app = c.apps.length ? a : undefined;
@@ -82,11 +105,23 @@ export class LlmPlanner implements Planner {
       pickMsgs.push({ role: 'assistant', content: JSON.stringify(pick.value) }, { role: 'user', content: `${lastProblem}. Choose again.` });
     }
     const intent = queries[0]!;
-    if (!card) return { kind: 'invalid', outcome: 'invalid_choice', intent, args: {}, reason: `The re-ranker gave no valid choice after ${this.o.maxReasks + 1} answers: ${lastProblem}` };
+    if (!card)
+      return {
+        kind: 'invalid',
+        outcome: 'invalid_choice',
+        intent,
+        args: {},
+        reason: `The re-ranker gave no valid choice after ${this.o.maxReasks + 1} answers: ${lastProblem}`,
+      };
 
     // Configurator, with re-asks carrying the domain errors.
     if (!Object.keys(card.args).length) return { kind: 'run', skill: card.ref, ...(app && { app }), args: {}, intent, reason };
-    const pathStyle = app && this.library.apps.get(app)?.platforms.includes('win32') && !this.library.apps.get(app)?.platforms.includes(this.o.platform) ? 'win32' : this.o.platform === 'win32' ? 'win32' : 'posix';
+    const pathStyle =
+      app && this.library.apps.get(app)?.platforms.includes('win32') && !this.library.apps.get(app)?.platforms.includes(this.o.platform)
+        ? 'win32'
+        : this.o.platform === 'win32'
+          ? 'win32'
+          : 'posix';
     const cfgMsgs: ChatMessage[] = configureMessages(state.goal, `${intent} (${reason})`, card, app);
     let lastArgs: Record<string, unknown> = {};
     for (let attempt = 0; attempt <= this.o.maxReasks; attempt++) {
@@ -100,9 +135,19 @@ export class LlmPlanner implements Planner {
       const checked = checkArgs(card.args, cfg.value.args, { pathStyle });
       if (checked.ok) return { kind: 'run', skill: card.ref, ...(app && { app }), args: checked.values, intent, reason };
       lastProblem = checked.errors.join('; ');
-      cfgMsgs.push({ role: 'assistant', content: JSON.stringify(cfg.value) }, { role: 'user', content: `These arguments are outside their domains: ${lastProblem}. Correct them.` });
+      cfgMsgs.push(
+        { role: 'assistant', content: JSON.stringify(cfg.value) },
+        { role: 'user', content: `These arguments are outside their domains: ${lastProblem}. Correct them.` },
+      );
     }
-    return { kind: 'invalid', outcome: 'invalid_args', skill: card.ref, intent, args: lastArgs, reason: `No valid arguments for ${card.ref} after ${this.o.maxReasks + 1} answers: ${lastProblem}` };
+    return {
+      kind: 'invalid',
+      outcome: 'invalid_args',
+      skill: card.ref,
+      intent,
+      args: lastArgs,
+      reason: `No valid arguments for ${card.ref} after ${this.o.maxReasks + 1} answers: ${lastProblem}`,
+    };
   }
 
   /** The planner stage; malformed answers are re-asked, and after the last one the error surfaces (a planner failure). */
@@ -111,7 +156,10 @@ export class LlmPlanner implements Planner {
     for (let attempt = 0; ; attempt++) {
       const r = await this.askOrProblem('plan_step', PlanStepSchema, msgs, 'plan', signal);
       if ('value' in r) return r.value;
-      if (attempt >= this.o.maxReasks) throw new LlmError('llm.malformed_output', `The planner gave no valid answer after ${attempt + 1} tries: ${r.problem}`, { raw: r.raw });
+      if (attempt >= this.o.maxReasks)
+        throw new LlmError('llm.malformed_output', `The planner gave no valid answer after ${attempt + 1} tries: ${r.problem}`, {
+          raw: r.raw,
+        });
       msgs.push({ role: 'assistant', content: r.raw }, { role: 'user', content: `${r.problem}. Answer again with valid JSON.` });
     }
   }
@@ -121,7 +169,13 @@ export class LlmPlanner implements Planner {
   }
 
   /** A structured answer, or the problem with it when it is malformed (the caller re-asks); other failures throw. */
-  private async askOrProblem<T>(name: string, schema: ZodType<T>, messages: ChatMessage[], stage: string, signal?: AbortSignal): Promise<{ value: T } | { problem: string; raw: string }> {
+  private async askOrProblem<T>(
+    name: string,
+    schema: ZodType<T>,
+    messages: ChatMessage[],
+    stage: string,
+    signal?: AbortSignal,
+  ): Promise<{ value: T } | { problem: string; raw: string }> {
     try {
       return { value: await this.ask(name, schema, messages, stage, signal) };
     } catch (err) {

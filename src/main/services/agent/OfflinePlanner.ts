@@ -40,7 +40,11 @@ export class OfflinePlanner implements Planner {
   private readonly pathStyle: 'posix' | 'win32';
   private readonly plans = new Map<string, Promise<OfflinePlan>>();
 
-  constructor(private readonly library: SkillLibrary, private readonly retriever: HybridRetriever, private readonly platform: Platform) {
+  constructor(
+    private readonly library: SkillLibrary,
+    private readonly retriever: HybridRetriever,
+    private readonly platform: Platform,
+  ) {
     this.templates = retriever.cards.flatMap((card) => card.intents.map((i) => ({ card, t: compileTemplate(i) })));
     this.aliases = appAliases(library, platform);
     this.pathStyle = platform === 'win32' ? 'win32' : 'posix';
@@ -66,13 +70,27 @@ export class OfflinePlanner implements Planner {
     const done = state.history.filter((h) => h.outcome === 'succeeded').length;
     const step = plan.steps[done];
     if (!step) return { kind: 'finish', reason: `All ${plan.steps.length} step(s) of the plan succeeded` };
-    return { kind: 'run', skill: step.skill, ...(step.app && { app: step.app }), args: step.args, intent: step.clause, reason: `matches "${step.template}"` };
+    return {
+      kind: 'run',
+      skill: step.skill,
+      ...(step.app && { app: step.app }),
+      args: step.args,
+      intent: step.clause,
+      reason: `matches "${step.template}"`,
+    };
   }
 
   private async makePlan(goal: string): Promise<OfflinePlan> {
     const pieces = splitGoal(goal.replace(/^\s*(please|can you|could you)\s+/i, ''));
     const n = pieces.length;
-    if (!n) return { ok: false, message: 'The goal is empty; say what to do, e.g. "write hello to /tmp/a.txt"', unmapped: '', mapped: [], closest: [] };
+    if (!n)
+      return {
+        ok: false,
+        message: 'The goal is empty; say what to do, e.g. "write hello to /tmp/a.txt"',
+        unmapped: '',
+        mapped: [],
+        closest: [],
+      };
     // best[j]: the best reading of pieces[0..j): total literal template text explained, and its steps.
     const best: ({ score: number; steps: Candidate[] } | undefined)[] = [{ score: 0, steps: [] }];
     for (let j = 1; j <= n; j++) {
@@ -94,12 +112,19 @@ export class OfflinePlanner implements Planner {
     const reach = best.reduce((k, b, i) => (b ? i : k), 0);
     const unmapped = pieces[reach]!.text;
     const hits = await this.retriever.retrieve(unmapped, { top: 3 });
-    const closest = hits.map((h) => ({ skill: h.card.ref, ...(h.intent && { intent: h.card.intents.find((x) => x.replace(/\$\{([a-z0-9_]+)[^}]*\}/gi, '$1') === h.intent) ?? h.intent }), score: Number(h.score.toFixed(3)) }));
+    const closest = hits.map((h) => ({
+      skill: h.card.ref,
+      ...(h.intent && { intent: h.card.intents.find((x) => x.replace(/\$\{([a-z0-9_]+)[^}]*\}/gi, '$1') === h.intent) ?? h.intent }),
+      score: Number(h.score.toFixed(3)),
+    }));
     const near = closest.length
       ? `Closest skills: ${closest.map((c) => `${c.skill}${c.intent ? ` ("${c.intent}")` : ''}`).join(', ')}.`
       : 'No skill shares a word with it.';
     return {
-      ok: false, unmapped, mapped: best[reach]!.steps.map(strip), closest,
+      ok: false,
+      unmapped,
+      mapped: best[reach]!.steps.map(strip),
+      closest,
       message: `Could not map "${unmapped}" to a skill${reach ? ` (the part before it maps to ${best[reach]!.steps.map((s) => s.skill).join(', ')})` : ''}. ${near} Rephrase it like one of their intents, or add a skill.`,
     };
   }
@@ -110,7 +135,16 @@ export class OfflinePlanner implements Planner {
     const launched = launchClause(text, this.aliases);
     if (launched) {
       const launcher = this.launcherOf(launched);
-      if (launcher) cands.push({ clause: text, skill: launcher, app: launched, args: {}, template: `launch ${launched}`, literal: text.replace(/\s+/g, '').length, score: 0 });
+      if (launcher)
+        cands.push({
+          clause: text,
+          skill: launcher,
+          app: launched,
+          args: {},
+          template: `launch ${launched}`,
+          literal: text.replace(/\s+/g, '').length,
+          score: 0,
+        });
     }
     const variants: { text: string; app?: string }[] = [{ text }, ...stripAppMention(text, this.aliases)];
     for (const v of variants) {
@@ -121,7 +155,15 @@ export class OfflinePlanner implements Planner {
           const res = checkArgs(card.args, raw, { pathStyle: this.pathStyle });
           if (!res.ok) continue;
           const app = v.app ?? (contextApp && card.apps.includes(contextApp) ? contextApp : undefined);
-          cands.push({ clause: text, skill: card.ref, ...(app && { app }), args: res.values, template: t.template, literal: t.literalChars + (v.app ? v.app.length : 0), score: 0 });
+          cands.push({
+            clause: text,
+            skill: card.ref,
+            ...(app && { app }),
+            args: res.values,
+            template: t.template,
+            literal: t.literalChars + (v.app ? v.app.length : 0),
+            score: 0,
+          });
         }
       }
     }
@@ -137,16 +179,24 @@ export class OfflinePlanner implements Planner {
    * editor's new_document), else a universal one (Desktop.open_app).
    */
   private launcherOf(app: string): string | undefined {
-    const launches = (s: Skill) => s.graph.nodes.some((n) => n.kind === 'action' && n.primitive.action === 'launch')
-      && Object.values(s.args).every((a) => a.optional || a.default !== undefined);
-    const own = this.library.list({ app }).filter((s) => s.app === app && launches(s)).sort((a, b) => a.graph.nodes.length - b.graph.nodes.length)[0];
+    const launches = (s: Skill) =>
+      s.graph.nodes.some((n) => n.kind === 'action' && n.primitive.action === 'launch') &&
+      Object.values(s.args).every((a) => a.optional || a.default !== undefined);
+    const own = this.library
+      .list({ app })
+      .filter((s) => s.app === app && launches(s))
+      .sort((a, b) => a.graph.nodes.length - b.graph.nodes.length)[0];
     if (own) return own.implements ?? own.id;
-    return this.library.list({ app }).find((s) => s.kind === 'composite' && this.library.interfaces.get(s.id.split('.')[0]!)?.universal && launches(s))?.id;
+    return this.library
+      .list({ app })
+      .find((s) => s.kind === 'composite' && this.library.interfaces.get(s.id.split('.')[0]!)?.universal && launches(s))?.id;
   }
 
   /** Steps without an app inherit the previous step's app, or the only app the goal names that can run them. */
   private fillApps(steps: Candidate[], goal: string): PlannedStep[] {
-    const named = [...this.aliases].filter(([alias, apps]) => apps.length === 1 && new RegExp(`\\b${alias.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(goal)).map(([, apps]) => apps[0]!);
+    const named = [...this.aliases]
+      .filter(([alias, apps]) => apps.length === 1 && new RegExp(`\\b${alias.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(goal))
+      .map(([, apps]) => apps[0]!);
     let ctx: string | undefined;
     return steps.map((s) => {
       const card = this.retriever.card(s.skill);

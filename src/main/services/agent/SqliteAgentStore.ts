@@ -8,8 +8,16 @@ export class SqliteAgentMemory implements AgentMemory {
 
   append(e: MemoryEntry): void {
     addMemory(this.db, {
-      runId: e.runId ?? e.agentRunId, sessionId: e.sessionId, goal: e.goal, step: e.step, intent: e.intent,
-      skillId: e.skill ?? null, args: { ...e.args, ...(e.app && { $app: e.app }) }, outcome: e.outcome, summary: e.summary, createdAt: e.createdAt,
+      runId: e.runId ?? e.agentRunId,
+      sessionId: e.sessionId,
+      goal: e.goal,
+      step: e.step,
+      intent: e.intent,
+      skillId: e.skill ?? null,
+      args: { ...e.args, ...(e.app && { $app: e.app }) },
+      outcome: e.outcome,
+      summary: e.summary,
+      createdAt: e.createdAt,
     });
   }
 
@@ -17,8 +25,18 @@ export class SqliteAgentMemory implements AgentMemory {
     return listMemory(this.db, { sessionId, limit }).map((r) => {
       const { $app, ...args } = r.args as Record<string, unknown> & { $app?: string };
       return {
-        agentRunId: r.runId ?? '', ...(r.runId && { runId: r.runId }), sessionId: r.sessionId, goal: r.goal, step: r.step, intent: r.intent,
-        ...(r.skillId && { skill: r.skillId }), ...($app && { app: $app }), args, outcome: r.outcome as MemoryOutcome, summary: r.summary, createdAt: r.createdAt,
+        agentRunId: r.runId ?? '',
+        ...(r.runId && { runId: r.runId }),
+        sessionId: r.sessionId,
+        goal: r.goal,
+        step: r.step,
+        intent: r.intent,
+        ...(r.skillId && { skill: r.skillId }),
+        ...($app && { app: $app }),
+        args,
+        outcome: r.outcome as MemoryOutcome,
+        summary: r.summary,
+        createdAt: r.createdAt,
       };
     });
   }
@@ -32,13 +50,22 @@ export class SqliteAgentRunRecorder implements AgentRunRecorder {
   constructor(private readonly db: StoreDb) {}
 
   start(run: { id: string; goal: string; sessionId: string; planner: 'llm' | 'offline'; startedAt: number }): void {
-    createRun(this.db, { id: run.id, skillId: 'agent', sessionId: run.sessionId, goal: run.goal, args: { planner: run.planner }, startedAt: run.startedAt });
+    createRun(this.db, {
+      id: run.id,
+      skillId: 'agent',
+      sessionId: run.sessionId,
+      goal: run.goal,
+      args: { planner: run.planner },
+      startedAt: run.startedAt,
+    });
   }
 
   finish(id: string, end: Parameters<AgentRunRecorder['finish']>[1]): void {
     const status = end.outcome === 'finished' ? 'succeeded' : end.outcome === 'aborted' ? 'aborted' : 'failed';
     finishRun(this.db, id, {
-      status, endedAt: end.endedAt, accounting: { ...end.accounting },
+      status,
+      endedAt: end.endedAt,
+      accounting: { ...end.accounting },
       ...(status !== 'succeeded' && { error: { code: `agent.${end.outcome}`, message: end.message } }),
       ...(status === 'succeeded' && { result: end.message }),
     });

@@ -27,7 +27,10 @@ export function stripAppMention(text: string, aliases: Map<string, string[]>): {
   const out: { text: string; app: string }[] = [];
   for (const [alias, apps] of aliases) {
     if (apps.length !== 1) continue;
-    const re = new RegExp(`\\s+(?:in|with|using|on)\\s+(?:the\\s+)?${escape(alias).replace(/ /g, '\\s+')}(?:\\s+app(?:lication)?)?\\s*[.!]?\\s*$`, 'iu');
+    const re = new RegExp(
+      `\\s+(?:in|with|using|on)\\s+(?:the\\s+)?${escape(alias).replace(/ /g, '\\s+')}(?:\\s+app(?:lication)?)?\\s*[.!]?\\s*$`,
+      'iu',
+    );
     if (re.test(text)) out.push({ text: text.replace(re, ''), app: apps[0]! });
   }
   return out;

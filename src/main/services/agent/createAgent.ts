@@ -24,18 +24,29 @@ export interface CreateAgentOptions {
 }
 
 /** Wires retrieval, the planner (model or offline) and the loop; one meter accounts the run's model calls. */
-export function createAgent(o: CreateAgentOptions): { agent: Agent; retriever: HybridRetriever; planner: LlmPlanner | OfflinePlanner; meter: UsageMeter } {
+export function createAgent(o: CreateAgentOptions): {
+  agent: Agent;
+  retriever: HybridRetriever;
+  planner: LlmPlanner | OfflinePlanner;
+  meter: UsageMeter;
+} {
   const meter = new UsageMeter();
   const retriever = HybridRetriever.fromLibrary(o.library, {
-    platform: o.platform, ...(o.embedder && { embedder: o.embedder }), ...(o.embeddingCache && { cache: o.embeddingCache }),
+    platform: o.platform,
+    ...(o.embedder && { embedder: o.embedder }),
+    ...(o.embeddingCache && { cache: o.embeddingCache }),
   });
   const planner = o.planner
     ? new LlmPlanner(o.planner, o.library, retriever, { ...o.plannerOptions, platform: o.platform, meter })
     : new OfflinePlanner(o.library, retriever, o.platform);
   const agent = new Agent({
-    planner, runner: o.runner, meter,
-    ...(o.memory && { memory: o.memory }), ...(o.recorder && { recorder: o.recorder }),
-    ...(o.sessionId && { sessionId: o.sessionId }), ...(o.observe && { observe: o.observe }),
+    planner,
+    runner: o.runner,
+    meter,
+    ...(o.memory && { memory: o.memory }),
+    ...(o.recorder && { recorder: o.recorder }),
+    ...(o.sessionId && { sessionId: o.sessionId }),
+    ...(o.observe && { observe: o.observe }),
   });
   return { agent, retriever, planner, meter };
 }

@@ -29,7 +29,12 @@ const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…`
 /** Memory as the planner reads it: one line per step, failures included. */
 export function renderMemory(entries: readonly MemoryEntry[]): string {
   if (!entries.length) return '(nothing yet)';
-  return entries.map((e) => `- step ${e.step + 1}: ${e.skill ?? '(no skill)'}${e.app ? ` on ${e.app}` : ''} ${clip(JSON.stringify(e.args), 160)} -> ${e.outcome}: ${clip(e.summary, 300)}`).join('\n');
+  return entries
+    .map(
+      (e) =>
+        `- step ${e.step + 1}: ${e.skill ?? '(no skill)'}${e.app ? ` on ${e.app}` : ''} ${clip(JSON.stringify(e.args), 160)} -> ${e.outcome}: ${clip(e.summary, 300)}`,
+    )
+    .join('\n');
 }
 
 export function planMessages(goal: string, history: readonly MemoryEntry[], earlier: readonly MemoryEntry[], k: number) {
@@ -62,7 +67,13 @@ export function renderCandidate(c: SkillCard, primitive: boolean): string {
   return `- ${c.ref}${primitive ? ' [basic primitive, acts on the focused window of the app]' : ` (apps: ${c.apps.join(', ')})`}: ${c.description} Intents: ${c.intents.map((i) => `"${i}"`).join(', ')}. Args: ${renderArgs(c.args)}.`;
 }
 
-export function pickMessages(goal: string, plan: PlanStep, history: readonly MemoryEntry[], skills: readonly SkillCard[], primitives: readonly SkillCard[]) {
+export function pickMessages(
+  goal: string,
+  plan: PlanStep,
+  history: readonly MemoryEntry[],
+  skills: readonly SkillCard[],
+  primitives: readonly SkillCard[],
+) {
   return [
     {
       role: 'system' as const,

@@ -20,8 +20,23 @@ const SLOT_SPLIT = /\$\{([A-Za-z_][A-Za-z0-9_]*)[^}]*\}/g;
  * Ways people refer to "the thing being worked on"; a template saying one of them accepts any,
  * so "save it as P" reads as "save the document as P".
  */
-const OBJECT_PHRASES = ['it', 'this', 'the document', 'the file', 'the text', 'the note', 'this file', 'this document', 'the current document'];
-const OBJECT_RE = new RegExp(`(^|\\s)(${OBJECT_PHRASES.sort((a, b) => b.length - a.length).map((p) => p.replace(/ /g, '\\s+')).join('|')})(?=\\s|$)`, 'giu');
+const OBJECT_PHRASES = [
+  'it',
+  'this',
+  'the document',
+  'the file',
+  'the text',
+  'the note',
+  'this file',
+  'this document',
+  'the current document',
+];
+const OBJECT_RE = new RegExp(
+  `(^|\\s)(${OBJECT_PHRASES.sort((a, b) => b.length - a.length)
+    .map((p) => p.replace(/ /g, '\\s+'))
+    .join('|')})(?=\\s|$)`,
+  'giu',
+);
 const OBJECT_ALT = `(?:${OBJECT_PHRASES.map((p) => p.split(' ').join('\\s+')).join('|')})`;
 
 /** Pronouns are references, not values: "save it as P" must not type the word "it". */
@@ -30,8 +45,14 @@ export const PRONOUN_VALUE = /^(it|this|that|them|these|those)$/iu;
 export function compileTemplate(template: string): CompiledTemplate {
   const slots = templateSlots(template);
   const literals = template.split(SLOT_SPLIT).filter((_, i) => i % 2 === 0);
-  const literal = (s: string) => s.trim().replace(OBJECT_RE, '$1\u0001').split(/\s+/).filter(Boolean)
-    .map((w) => (w === '\u0001' ? OBJECT_ALT : w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('\\s+');
+  const literal = (s: string) =>
+    s
+      .trim()
+      .replace(OBJECT_RE, '$1\u0001')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((w) => (w === '\u0001' ? OBJECT_ALT : w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('\\s+');
   const build = (capture: string) => {
     let src = '';
     literals.forEach((lit, i) => {
@@ -60,7 +81,9 @@ export function matchTemplate(t: CompiledTemplate, text: string): Record<string,
     const m = p.exec(text);
     if (!m) continue;
     const args: Record<string, string> = {};
-    t.slots.forEach((s, i) => { args[s] = unquote(m[i + 1]!); });
+    t.slots.forEach((s, i) => {
+      args[s] = unquote(m[i + 1]!);
+    });
     const key = JSON.stringify(args);
     if (!seen.has(key)) {
       seen.add(key);
@@ -96,7 +119,10 @@ export function splitGoal(goal: string): GoalPiece[] {
     if (text) pieces.push({ text: unmask(text), sep: { text: unmask(m[0]), strength } });
     last = m.index! + m[0].length;
   }
-  const tail = masked.slice(last).trim().replace(/[.!]+$/, '');
+  const tail = masked
+    .slice(last)
+    .trim()
+    .replace(/[.!]+$/, '');
   if (tail) pieces.push({ text: unmask(tail) });
   else if (pieces.length) delete pieces[pieces.length - 1]!.sep;
   return pieces;

@@ -12,7 +12,9 @@ export interface SkillRunner {
 
 /** How one agent step ended, as remembered. */
 export type MemoryOutcome =
-  | 'succeeded' | 'failed' | 'aborted'
+  | 'succeeded'
+  | 'failed'
+  | 'aborted'
   /** The configurator could not produce arguments inside the feasible domains within its re-asks. */
   | 'invalid_args'
   /** The re-ranker named no valid candidate within its re-asks. */
@@ -53,12 +55,17 @@ export type AgentAction =
   | { kind: 'fail'; reason: string }
   | { kind: 'ask_user'; question: string }
   /** A step that could not be configured; remembered as a failure, and the loop goes on. */
-  | { kind: 'invalid'; outcome: 'invalid_args' | 'invalid_choice'; skill?: string; intent: string; args: Record<string, unknown>; reason: string };
+  | {
+      kind: 'invalid';
+      outcome: 'invalid_args' | 'invalid_choice';
+      skill?: string;
+      intent: string;
+      args: Record<string, unknown>;
+      reason: string;
+    };
 
 /** Why an agent run stopped. */
-export type AgentOutcome =
-  | 'finished' | 'failed' | 'asked_user' | 'unmapped'
-  | 'step_budget' | 'repeated_action' | 'aborted';
+export type AgentOutcome = 'finished' | 'failed' | 'asked_user' | 'unmapped' | 'step_budget' | 'repeated_action' | 'aborted';
 
 export interface PlannerState {
   agentRunId: string;

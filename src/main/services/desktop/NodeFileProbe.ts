@@ -18,7 +18,10 @@ export class NodeFileProbe implements FileProbe {
       return await readFile(path, 'utf8');
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      throw new DesktopError(code === 'ENOENT' ? 'file.not_found' : 'file.read_failed', `Could not read \`${path}\`: ${(err as Error).message}`);
+      throw new DesktopError(
+        code === 'ENOENT' ? 'file.not_found' : 'file.read_failed',
+        `Could not read \`${path}\`: ${(err as Error).message}`,
+      );
     }
   }
 }

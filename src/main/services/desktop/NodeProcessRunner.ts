@@ -47,10 +47,14 @@ export class NodeProcessRunner implements ProcessRunner {
   /** Runs a script to completion; rejects with `script.timeout` or `script.aborted` (the process tree is killed). */
   async runScript(req: ScriptRequest): Promise<ScriptResult> {
     if (!Number.isFinite(req.timeoutMs) || req.timeoutMs <= 0) {
-      throw new DesktopError('script.bad_timeout', `Expected \`timeoutMs\` to be a positive number, got \`${req.timeoutMs}\` (${typeof req.timeoutMs})`);
+      throw new DesktopError(
+        'script.bad_timeout',
+        `Expected \`timeoutMs\` to be a positive number, got \`${req.timeoutMs}\` (${typeof req.timeoutMs})`,
+      );
     }
     if (req.signal?.aborted) throw new DesktopError('script.aborted', `The ${req.interpreter} script was stopped before it started`);
-    const tmp = req.interpreter === 'powershell' || req.interpreter === 'cmd' ? await mkdtemp(join(tmpdir(), 'skilldesk-script-')) : undefined;
+    const tmp =
+      req.interpreter === 'powershell' || req.interpreter === 'cmd' ? await mkdtemp(join(tmpdir(), 'skilldesk-script-')) : undefined;
     try {
       const [command, args] = await this.commandFor(req, tmp);
       return await this.run(command, args, req);
@@ -74,7 +78,10 @@ export class NodeProcessRunner implements ProcessRunner {
       case 'powershell': {
         const file = join(tmp as string, 'script.ps1');
         await writeFile(file, `\ufeff${req.script}`, 'utf8');
-        return [win ? 'powershell.exe' : 'pwsh', ['-NoProfile', '-NonInteractive', '-ExecutionPolicy', 'Bypass', '-File', file, ...req.args]];
+        return [
+          win ? 'powershell.exe' : 'pwsh',
+          ['-NoProfile', '-NonInteractive', '-ExecutionPolicy', 'Bypass', '-File', file, ...req.args],
+        ];
       }
       case 'cmd': {
         const file = join(tmp as string, 'script.cmd');
@@ -100,7 +107,13 @@ export class NodeProcessRunner implements ProcessRunner {
         outcome ??= err;
         killTree(child, this.platform);
       };
-      const timer = setTimeout(() => stop(new DesktopError('script.timeout', `The ${req.interpreter} script did not finish within ${req.timeoutMs} ms and was killed`)), req.timeoutMs);
+      const timer = setTimeout(
+        () =>
+          stop(
+            new DesktopError('script.timeout', `The ${req.interpreter} script did not finish within ${req.timeoutMs} ms and was killed`),
+          ),
+        req.timeoutMs,
+      );
       const onAbort = () => stop(new DesktopError('script.aborted', `The ${req.interpreter} script was stopped`));
       req.signal?.addEventListener('abort', onAbort, { once: true });
       const done = () => {

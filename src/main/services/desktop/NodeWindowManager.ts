@@ -29,7 +29,10 @@ export async function loadNodeWindowManager(): Promise<NwmModule> {
     const mod = (await import(/* @vite-ignore */ name)) as NwmModule & { default?: NwmModule };
     return mod.windowManager ? mod : (mod.default as NwmModule);
   } catch (err) {
-    throw new DesktopError('desktop.no_window_manager', `Windows needs the optional package node-window-manager (\`npm install node-window-manager\`): ${(err as Error).message}`);
+    throw new DesktopError(
+      'desktop.no_window_manager',
+      `Windows needs the optional package node-window-manager (\`npm install node-window-manager\`): ${(err as Error).message}`,
+    );
   }
 }
 
@@ -38,7 +41,10 @@ export async function loadNodeWindowManager(): Promise<NwmModule> {
  * by the caller (focus, then Alt+F4, which sends WM_CLOSE like the title-bar button).
  */
 export class NodeWindowManager implements WindowManager {
-  constructor(private readonly nwm: NwmModule, private readonly closeWindow: (id: string) => Promise<void>) {}
+  constructor(
+    private readonly nwm: NwmModule,
+    private readonly closeWindow: (id: string) => Promise<void>,
+  ) {}
 
   async list(): Promise<WindowInfo[]> {
     return this.nwm.windowManager
@@ -61,7 +67,10 @@ export class NodeWindowManager implements WindowManager {
       await new Promise((r) => setTimeout(r, 20));
       if (i === 10) w.bringToTop();
     }
-    throw new DesktopError('window.focus_failed', `Window \`${id}\` did not come to the foreground (Windows may refuse focus changes while another app is in front)`);
+    throw new DesktopError(
+      'window.focus_failed',
+      `Window \`${id}\` did not come to the foreground (Windows may refuse focus changes while another app is in front)`,
+    );
   }
 
   async close(id: string): Promise<void> {

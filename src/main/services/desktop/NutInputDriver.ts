@@ -2,7 +2,6 @@ import type { NutModule } from './nut';
 import type { InputDriver, KeyName, MouseButton, Point } from '../../../shared/ports/desktop';
 import type { Keyboard } from './keyboard';
 
-
 /** Options of NutInputDriver. */
 export interface NutInputDriverOptions {
   /**
@@ -19,7 +18,11 @@ export interface NutInputDriverOptions {
 export class NutInputDriver implements InputDriver {
   private readonly dragStepMs: number;
 
-  constructor(private readonly nut: NutModule, private readonly keyboard: Keyboard, options: NutInputDriverOptions = {}) {
+  constructor(
+    private readonly nut: NutModule,
+    private readonly keyboard: Keyboard,
+    options: NutInputDriverOptions = {},
+  ) {
     this.dragStepMs = options.dragStepMs ?? 50;
     // nut.js waits 100 ms after every mouse action by default; the executor paces itself.
     nut.mouse.config.autoDelayMs = 0;
@@ -85,9 +88,12 @@ export class NutInputDriver implements InputDriver {
   private button(button: MouseButton) {
     const { Button } = this.nut;
     switch (button) {
-      case 'left': return Button.LEFT;
-      case 'right': return Button.RIGHT;
-      case 'middle': return Button.MIDDLE;
+      case 'left':
+        return Button.LEFT;
+      case 'right':
+        return Button.RIGHT;
+      case 'middle':
+        return Button.MIDDLE;
     }
   }
 }

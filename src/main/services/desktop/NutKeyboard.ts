@@ -7,17 +7,56 @@ import type { Keyboard } from './keyboard';
 type NutKey = NutModule['Key'][keyof NutModule['Key']];
 
 const NAMED: Record<NamedKey, string> = {
-  Control: 'LeftControl', Shift: 'LeftShift', Alt: 'LeftAlt', Super: 'LeftSuper',
-  Enter: 'Enter', Tab: 'Tab', Escape: 'Escape', Backspace: 'Backspace', Delete: 'Delete', Insert: 'Insert', Space: 'Space',
-  Up: 'Up', Down: 'Down', Left: 'Left', Right: 'Right', Home: 'Home', End: 'End', PageUp: 'PageUp', PageDown: 'PageDown',
-  F1: 'F1', F2: 'F2', F3: 'F3', F4: 'F4', F5: 'F5', F6: 'F6', F7: 'F7', F8: 'F8', F9: 'F9', F10: 'F10', F11: 'F11', F12: 'F12',
-  Menu: 'Menu', PrintScreen: 'Print', CapsLock: 'CapsLock',
+  Control: 'LeftControl',
+  Shift: 'LeftShift',
+  Alt: 'LeftAlt',
+  Super: 'LeftSuper',
+  Enter: 'Enter',
+  Tab: 'Tab',
+  Escape: 'Escape',
+  Backspace: 'Backspace',
+  Delete: 'Delete',
+  Insert: 'Insert',
+  Space: 'Space',
+  Up: 'Up',
+  Down: 'Down',
+  Left: 'Left',
+  Right: 'Right',
+  Home: 'Home',
+  End: 'End',
+  PageUp: 'PageUp',
+  PageDown: 'PageDown',
+  F1: 'F1',
+  F2: 'F2',
+  F3: 'F3',
+  F4: 'F4',
+  F5: 'F5',
+  F6: 'F6',
+  F7: 'F7',
+  F8: 'F8',
+  F9: 'F9',
+  F10: 'F10',
+  F11: 'F11',
+  F12: 'F12',
+  Menu: 'Menu',
+  PrintScreen: 'Print',
+  CapsLock: 'CapsLock',
 };
 
 /** Unshifted punctuation keys of the US layout, as nut.js names them (for shortcuts such as Ctrl+/). */
 const PUNCTUATION: Record<string, string> = {
-  '`': 'Grave', '-': 'Minus', '=': 'Equal', '[': 'LeftBracket', ']': 'RightBracket', '\\': 'Backslash',
-  ';': 'Semicolon', "'": 'Quote', ',': 'Comma', '.': 'Period', '/': 'Slash', ' ': 'Space',
+  '`': 'Grave',
+  '-': 'Minus',
+  '=': 'Equal',
+  '[': 'LeftBracket',
+  ']': 'RightBracket',
+  '\\': 'Backslash',
+  ';': 'Semicolon',
+  "'": 'Quote',
+  ',': 'Comma',
+  '.': 'Period',
+  '/': 'Slash',
+  ' ': 'Space',
 };
 
 /**
@@ -59,7 +98,10 @@ export class NutKeyboard implements Keyboard {
     else name = PUNCTUATION[key];
     const code = name === undefined ? undefined : Key[name];
     if (code === undefined) {
-      throw new DesktopError('input.bad_key', `Expected a key name or a letter, digit or unshifted punctuation key for a shortcut, got ${describeValue(key)}`);
+      throw new DesktopError(
+        'input.bad_key',
+        `Expected a key name or a letter, digit or unshifted punctuation key for a shortcut, got ${describeValue(key)}`,
+      );
     }
     return code;
   }

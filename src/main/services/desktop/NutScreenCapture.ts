@@ -3,7 +3,6 @@ import type { Rect, ScreenCapture, Screenshot } from '../../../shared/ports/desk
 import { DesktopError } from './errors';
 import { encodePng, toRgb } from './PngEncoder';
 
-
 /** Screenshots through nut.js (libnut), returned as RGB PNGs. */
 export class NutScreenCapture implements ScreenCapture {
   constructor(private readonly nut: NutModule) {}
@@ -19,7 +18,10 @@ export class NutScreenCapture implements ScreenCapture {
       const width = Math.min(sw, Math.round(region.x + region.width)) - x;
       const height = Math.min(sh, Math.round(region.y + region.height)) - y;
       if (width <= 0 || height <= 0) {
-        throw new DesktopError('screen.empty_region', `Expected a region overlapping the ${sw}x${sh} screen, got ${JSON.stringify(region)}`);
+        throw new DesktopError(
+          'screen.empty_region',
+          `Expected a region overlapping the ${sw}x${sh} screen, got ${JSON.stringify(region)}`,
+        );
       }
       image = await screen.grabRegion(new Region(x, y, width, height));
     } else {

@@ -9,7 +9,14 @@ export interface RecordedCall {
 }
 
 /** Ops that only read; everything else would change the desktop. */
-export const READ_OPS: ReadonlySet<string> = new Set(['windows.list', 'windows.active', 'screen.capture', 'clipboard.read', 'file.exists', 'file.read']);
+export const READ_OPS: ReadonlySet<string> = new Set([
+  'windows.list',
+  'windows.active',
+  'screen.capture',
+  'clipboard.read',
+  'file.exists',
+  'file.read',
+]);
 
 /** Options of createRecordingDesktop. */
 export interface RecordingDesktopOptions {
@@ -111,7 +118,13 @@ export function createRecordingDesktop(options: RecordingDesktopOptions = {}): R
     },
     processes: {
       launch: async (req) => {
-        record({ op: 'launch', command: req.command, args: [...req.args], ...(req.env && { env: { ...req.env } }), ...(req.cwd && { cwd: req.cwd }) });
+        record({
+          op: 'launch',
+          command: req.command,
+          args: [...req.args],
+          ...(req.env && { env: { ...req.env } }),
+          ...(req.cwd && { cwd: req.cwd }),
+        });
         const appeared = options.launchWindows?.[req.command];
         for (const w of appeared === undefined ? [] : Array.isArray(appeared) ? appeared : [appeared]) {
           if (!windows.some((x) => x.id === w.id)) windows.push({ ...w });
@@ -133,7 +146,8 @@ export function createRecordingDesktop(options: RecordingDesktopOptions = {}): R
       readText: async (path) => {
         record({ op: 'file.read', path });
         const text = files.get(path);
-        if (text === undefined) throw new DesktopError('file.not_found', `Could not read \`${path}\`: no such file in the recording desktop`);
+        if (text === undefined)
+          throw new DesktopError('file.not_found', `Could not read \`${path}\`: no such file in the recording desktop`);
         return text;
       },
     },

@@ -30,7 +30,10 @@ export interface X11WindowManagerOptions {
 export class X11WindowManager implements WindowManager {
   private readonly focusTimeoutMs: number;
 
-  constructor(private readonly x: X11Connection, options: X11WindowManagerOptions = {}) {
+  constructor(
+    private readonly x: X11Connection,
+    options: X11WindowManagerOptions = {},
+  ) {
     this.focusTimeoutMs = options.focusTimeoutMs ?? 3000;
   }
 
@@ -64,7 +67,10 @@ export class X11WindowManager implements WindowManager {
       await sleep(30);
       if ((await this.activeId()) === wid && (await this.focusIsWithin(wid))) return;
     }
-    throw new DesktopError('window.focus_failed', `Window \`${id}\` did not get the focus within ${this.focusTimeoutMs} ms (a modal dialog may be holding it)`);
+    throw new DesktopError(
+      'window.focus_failed',
+      `Window \`${id}\` did not get the focus within ${this.focusTimeoutMs} ms (a modal dialog may be holding it)`,
+    );
   }
 
   async close(id: string): Promise<void> {

@@ -45,7 +45,8 @@ export class XclipClipboard implements Clipboard {
     // xclip's server process takes the selection just after the parent exits: wait until it serves.
     const deadline = Date.now() + this.writeTimeoutMs;
     while ((await this.readText().catch(() => undefined)) !== text) {
-      if (Date.now() > deadline) throw new DesktopError('clipboard.write_failed', `The clipboard did not hold the written text within ${this.writeTimeoutMs} ms`);
+      if (Date.now() > deadline)
+        throw new DesktopError('clipboard.write_failed', `The clipboard did not hold the written text within ${this.writeTimeoutMs} ms`);
       await sleep(10);
     }
   }
@@ -53,11 +54,19 @@ export class XclipClipboard implements Clipboard {
   private xclip(args: string[], input?: Buffer): Promise<{ code: number; stdout: Buffer; stderr: string }> {
     return new Promise((resolve, reject) => {
       // For -i, stdout/stderr must not be pipes: the forked owner would hold them open forever.
-      const child = spawn('xclip', args, { env: this.env, stdio: [input ? 'pipe' : 'ignore', input ? 'ignore' : 'pipe', input ? 'ignore' : 'pipe'] });
+      const child = spawn('xclip', args, {
+        env: this.env,
+        stdio: [input ? 'pipe' : 'ignore', input ? 'ignore' : 'pipe', input ? 'ignore' : 'pipe'],
+      });
       // A clipboard owner that never answers (a hung app) would block `xclip -o` forever.
       const timer = setTimeout(() => {
         child.kill('SIGKILL');
-        reject(new DesktopError('clipboard.timeout', `xclip did not finish within ${XCLIP_TIMEOUT_MS} ms; the app owning the clipboard may be hung`));
+        reject(
+          new DesktopError(
+            'clipboard.timeout',
+            `xclip did not finish within ${XCLIP_TIMEOUT_MS} ms; the app owning the clipboard may be hung`,
+          ),
+        );
       }, XCLIP_TIMEOUT_MS);
       child.on('close', () => clearTimeout(timer));
       child.on('exit', () => {
@@ -68,7 +77,15 @@ export class XclipClipboard implements Clipboard {
       child.stdout?.on('data', (b: Buffer) => out.push(b));
       child.stderr?.on('data', (b: Buffer) => err.push(b));
       child.on('error', (e: NodeJS.ErrnoException) =>
-        reject(e.code === 'ENOENT' ? new DesktopError('clipboard.no_xclip', 'xclip is not installed; run `scripts/test-desktop.sh install` or `apt-get install xclip`') : e));
+        reject(
+          e.code === 'ENOENT'
+            ? new DesktopError(
+                'clipboard.no_xclip',
+                'xclip is not installed; run `scripts/test-desktop.sh install` or `apt-get install xclip`',
+              )
+            : e,
+        ),
+      );
       child.on('exit', (code) => {
         // 'exit' can precede the last 'data' events of the pipes; 'close' follows them.
         if (input) resolve({ code: code ?? 1, stdout: Buffer.alloc(0), stderr: '' });

@@ -12,7 +12,13 @@ import type { NutModule } from './nut';
 import type { TypingPace } from './x11/XTestKeyboard';
 
 export { DesktopError } from './errors';
-export { createRecordingDesktop, READ_OPS, type RecordedCall, type RecordingDesktop, type RecordingDesktopOptions } from './RecordingDesktop';
+export {
+  createRecordingDesktop,
+  READ_OPS,
+  type RecordedCall,
+  type RecordingDesktop,
+  type RecordingDesktopOptions,
+} from './RecordingDesktop';
 export type { TypingPace } from './x11/XTestKeyboard';
 
 /** Options of createDesktop. */
@@ -46,19 +52,33 @@ export async function createDesktop(options: CreateDesktopOptions = {}): Promise
 async function createX11Desktop(options: CreateDesktopOptions): Promise<LiveDesktop> {
   const display = options.display ?? process.env.DISPLAY;
   if (display && process.env.DISPLAY && display !== process.env.DISPLAY) {
-    throw new DesktopError('desktop.display_mismatch', `Expected \`display\` to match $DISPLAY (\`${process.env.DISPLAY}\`) because nut.js uses $DISPLAY, got \`${display}\``);
+    throw new DesktopError(
+      'desktop.display_mismatch',
+      `Expected \`display\` to match $DISPLAY (\`${process.env.DISPLAY}\`) because nut.js uses $DISPLAY, got \`${display}\``,
+    );
   }
   const [{ X11Connection }, { XTestKeyboard }, { X11WindowManager }] = await Promise.all([
-    import('./x11/X11Connection'), import('./x11/XTestKeyboard'), import('./X11WindowManager'),
+    import('./x11/X11Connection'),
+    import('./x11/XTestKeyboard'),
+    import('./X11WindowManager'),
   ]);
   const x = await X11Connection.open(display);
   try {
     await x.xtest();
     const windows = new X11WindowManager(x);
-    const keyboard = new XTestKeyboard(x, { focusTarget: () => windows.focusTarget(), ...(options.paceFor && { paceFor: options.paceFor }) });
+    const keyboard = new XTestKeyboard(x, {
+      focusTarget: () => windows.focusTarget(),
+      ...(options.paceFor && { paceFor: options.paceFor }),
+    });
     const [nut, { XclipClipboard }] = await Promise.all([loadNut(), import('./XclipClipboard')]);
     const env = { DISPLAY: x.display, ...options.env };
-    return { ...(await commonParts(nut, keyboard, env)), platform: 'linux', windows, clipboard: new XclipClipboard({ display: x.display }), close: () => x.close() };
+    return {
+      ...(await commonParts(nut, keyboard, env)),
+      platform: 'linux',
+      windows,
+      clipboard: new XclipClipboard({ display: x.display }),
+      close: () => x.close(),
+    };
   } catch (err) {
     await x.close();
     throw err;
@@ -75,7 +95,10 @@ async function createNutDesktop(platform: 'win32' | 'darwin', options: CreateDes
 
 async function commonParts(nut: NutModule, keyboard: Keyboard, env: Record<string, string>) {
   const [{ NutInputDriver }, { NutScreenCapture }, { NodeProcessRunner }, { NodeFileProbe }] = await Promise.all([
-    import('./NutInputDriver'), import('./NutScreenCapture'), import('./NodeProcessRunner'), import('./NodeFileProbe'),
+    import('./NutInputDriver'),
+    import('./NutScreenCapture'),
+    import('./NodeProcessRunner'),
+    import('./NodeFileProbe'),
   ]);
   return {
     input: new NutInputDriver(nut, keyboard),
@@ -85,13 +108,15 @@ async function commonParts(nut: NutModule, keyboard: Keyboard, env: Record<strin
   };
 }
 
-
 async function loadNut(): Promise<NutModule> {
   try {
     const mod = (await import('@nut-tree-fork/nut-js')) as NutModule & { default?: NutModule };
     return mod.mouse ? mod : (mod.default as NutModule);
   } catch (err) {
-    throw new DesktopError('desktop.no_nutjs', `Could not load @nut-tree-fork/nut-js (native input and screen capture): ${(err as Error).message}`);
+    throw new DesktopError(
+      'desktop.no_nutjs',
+      `Could not load @nut-tree-fork/nut-js (native input and screen capture): ${(err as Error).message}`,
+    );
   }
 }
 

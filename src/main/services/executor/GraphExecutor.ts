@@ -1,14 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import { SkillDeskError } from '../../../shared/errors';
 import {
-  checkArgs, outEdges, renderDeep, splitRef, type ArgValues, type Primitive, type Skill, type SkillGraph,
+  checkArgs,
+  outEdges,
+  renderDeep,
+  splitRef,
+  type ArgValues,
+  type Primitive,
+  type Skill,
+  type SkillGraph,
 } from '../../../shared/skill';
 import { appOwningWindow, windowBelongsToApp } from './appWindows';
 import { PermissionDenied, RunAborted, StepFailure, isFatal } from './errors';
 import { PrimitiveRunner, type FrameApp, type RunWorld } from './PrimitiveRunner';
 import type { Clock, ExecutorDeps, RunError, RunEvent, RunRequest, RunResult, StepRecord } from './types';
 
-const INPUT_ACTIONS = new Set<Primitive['action']>(['key', 'hotkey', 'type_text', 'click', 'double_click', 'right_click', 'drag', 'scroll']);
+const INPUT_ACTIONS = new Set<Primitive['action']>([
+  'key',
+  'hotkey',
+  'type_text',
+  'click',
+  'double_click',
+  'right_click',
+  'drag',
+  'scroll',
+]);
 const MAX_CALL_DEPTH = 8;
 
 /** A skill being walked: its arguments, variables and app. */
@@ -33,8 +49,14 @@ export const systemClock: Clock = {
   sleep: (ms, signal) =>
     new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(new RunAborted());
-      const t = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
-      const onAbort = () => { clearTimeout(t); reject(new RunAborted()); };
+      const t = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      const onAbort = () => {
+        clearTimeout(t);
+        reject(new RunAborted());
+      };
       signal?.addEventListener('abort', onAbort, { once: true });
     }),
 };
@@ -67,7 +89,16 @@ export class GraphExecutor {
       const failed = extra.error && steps.findLast((s) => s.outcome === 'failed' || s.outcome === 'denied' || s.outcome === 'skipped');
       if (extra.error && failed) extra.error = { ...extra.error, skillId: failed.skillId, nodeId: failed.nodeId };
       const result: RunResult = {
-        runId, status, skillId, ...(appId && { app: appId }), args, steps, startedAt, endedAt: this.clock.now(), dryRun, ...extra,
+        runId,
+        status,
+        skillId,
+        ...(appId && { app: appId }),
+        args,
+        steps,
+        startedAt,
+        endedAt: this.clock.now(),
+        dryRun,
+        ...extra,
       };
       this.deps.journal?.finishRun(runId, { status, endedAt: result.endedAt, ...extra });
       emit({ type: 'run_finished', result });
@@ -85,10 +116,19 @@ export class GraphExecutor {
       this.deps.journal?.startRun({ id: runId, skillId, ...(appId && { app: appId }), args, dryRun, startedAt, ...parentOf(request) });
       return finish('failed', { error: toRunError(err) });
     }
-    this.deps.journal?.startRun({ id: runId, skillId, ...(appId && { app: appId }), args: values, dryRun, startedAt, ...parentOf(request) });
+    this.deps.journal?.startRun({
+      id: runId,
+      skillId,
+      ...(appId && { app: appId }),
+      args: values,
+      dryRun,
+      startedAt,
+      ...parentOf(request),
+    });
     emit({ type: 'run_started', runId, skillId, ...(appId && { app: appId }), args: values });
     const world: RunWorld = {
-      dryRun, currentWindow: new Map(),
+      dryRun,
+      currentWindow: new Map(),
       initialWindowIds: new Set(dryRun ? [] : (await this.deps.desktop.windows.list()).map((w) => w.id)),
       ...(request.signal && { signal: request.signal }),
     };
@@ -120,10 +160,20 @@ export class GraphExecutor {
     return res.values;
   }
 
-  private async runSkill(ctx: RunCtx, skill: Skill, appId: string | undefined, args: ArgValues, depth: number, chain: string[]): Promise<unknown> {
+  private async runSkill(
+    ctx: RunCtx,
+    skill: Skill,
+    appId: string | undefined,
+    args: ArgValues,
+    depth: number,
+    chain: string[],
+  ): Promise<unknown> {
     const profile = appId ? this.deps.library.apps.get(appId) : undefined;
     const frame: Frame = {
-      skill, scope: { ...args }, depth, callChain: [...chain, skill.id],
+      skill,
+      scope: { ...args },
+      depth,
+      callChain: [...chain, skill.id],
       ...(profile && { app: { id: profile.id, profile } }),
     };
     await this.walk(ctx, frame, skill.graph, skill.graph.start);
@@ -136,7 +186,8 @@ export class GraphExecutor {
     const node = graph.nodes.find((n) => n.id === nodeId);
     if (!node) throw new StepFailure('graph.bad_node', `Node \`${nodeId}\` does not exist in \`${frame.skill.id}\``);
     if (node.kind === 'terminal') {
-      if (node.outcome === 'failure') throw new StepFailure('graph.failure_terminal', node.message ?? `\`${frame.skill.id}\` reached failure node \`${node.id}\``);
+      if (node.outcome === 'failure')
+        throw new StepFailure('graph.failure_terminal', node.message ?? `\`${frame.skill.id}\` reached failure node \`${node.id}\``);
       return;
     }
     await this.step(ctx, frame, node.id, node.primitive, node.screenshot ?? false);
@@ -144,9 +195,11 @@ export class GraphExecutor {
     if (edges.length === 0) return;
     const eligible = [];
     for (const e of edges) {
-      if (!e.when || (await this.primitives.guardHolds(renderDeep(e.when, frame.scope), frame.scope, frame.app, ctx.world))) eligible.push(e);
+      if (!e.when || (await this.primitives.guardHolds(renderDeep(e.when, frame.scope), frame.scope, frame.app, ctx.world)))
+        eligible.push(e);
     }
-    if (eligible.length === 0) throw new StepFailure('graph.no_branch', `No guard matched after node \`${nodeId}\` of \`${frame.skill.id}\``);
+    if (eligible.length === 0)
+      throw new StepFailure('graph.no_branch', `No guard matched after node \`${nodeId}\` of \`${frame.skill.id}\``);
     let lastError: unknown;
     for (const [i, e] of eligible.entries()) {
       try {
@@ -155,7 +208,15 @@ export class GraphExecutor {
         if (isFatal(err)) throw err;
         lastError = err;
         const next = eligible[i + 1];
-        if (next) ctx.emit({ type: 'backtrack', runId: ctx.runId, skillId: frame.skill.id, fromNode: e.to, toNode: next.to, reason: (err as Error).message });
+        if (next)
+          ctx.emit({
+            type: 'backtrack',
+            runId: ctx.runId,
+            skillId: frame.skill.id,
+            fromNode: e.to,
+            toNode: next.to,
+            reason: (err as Error).message,
+          });
       }
     }
     throw lastError;
@@ -167,11 +228,24 @@ export class GraphExecutor {
     const seq = ctx.steps.length + 1;
     const startedAt = this.clock.now();
     let resolved: Primitive = raw;
-    const base = { runId: ctx.runId, seq, depth: frame.depth, skillId: frame.skill.id, ...(frame.app && { app: frame.app.id }), nodeId, primitive: raw.action };
+    const base = {
+      runId: ctx.runId,
+      seq,
+      depth: frame.depth,
+      skillId: frame.skill.id,
+      ...(frame.app && { app: frame.app.id }),
+      nodeId,
+      primitive: raw.action,
+    };
     const record = (outcome: StepRecord['outcome'], error?: string, screenshotPath?: string): StepRecord => {
       const rec: StepRecord = {
-        ...base, resolved: resolved as unknown as Record<string, unknown>, startedAt, endedAt: this.clock.now(), outcome,
-        ...(error && { error }), ...(screenshotPath && { screenshotPath }),
+        ...base,
+        resolved: resolved as unknown as Record<string, unknown>,
+        startedAt,
+        endedAt: this.clock.now(),
+        outcome,
+        ...(error && { error }),
+        ...(screenshotPath && { screenshotPath }),
       };
       ctx.steps.push(rec);
       this.deps.journal?.recordStep(rec);
@@ -216,17 +290,26 @@ export class GraphExecutor {
   private async mediate(ctx: RunCtx, frame: Frame, nodeId: string, primitive: Primitive) {
     const isInput = INPUT_ACTIONS.has(primitive.action);
     const active = isInput && !ctx.world.dryRun ? await this.deps.desktop.windows.active() : undefined;
-    return this.deps.mediator.check({
-      sessionId: this.deps.sessionId ?? 'default', runId: ctx.runId, skill: frame.skill, nodeId, primitive,
-      args: frame.scope as ArgValues, callChain: frame.callChain,
-      ...(frame.app && { app: frame.app.id }),
-      ...(active && { activeWindow: active }),
-      ...(active && frame.app && { activeWindowIsApp: windowBelongsToApp(active, frame.app.profile.windows) }),
-    }, ctx.world.signal);
+    return this.deps.mediator.check(
+      {
+        sessionId: this.deps.sessionId ?? 'default',
+        runId: ctx.runId,
+        skill: frame.skill,
+        nodeId,
+        primitive,
+        args: frame.scope as ArgValues,
+        callChain: frame.callChain,
+        ...(frame.app && { app: frame.app.id }),
+        ...(active && { activeWindow: active }),
+        ...(active && frame.app && { activeWindowIsApp: windowBelongsToApp(active, frame.app.profile.windows) }),
+      },
+      ctx.world.signal,
+    );
   }
 
   private async call(ctx: RunCtx, frame: Frame, p: Extract<Primitive, { action: 'call' }>): Promise<unknown> {
-    if (frame.depth + 1 > MAX_CALL_DEPTH) throw new StepFailure('call.too_deep', `Calls nest deeper than ${MAX_CALL_DEPTH} at \`${p.skill}\``);
+    if (frame.depth + 1 > MAX_CALL_DEPTH)
+      throw new StepFailure('call.too_deep', `Calls nest deeper than ${MAX_CALL_DEPTH} at \`${p.skill}\``);
     const callee = this.deps.library.resolve(p.skill, frame.app?.id);
     const appId = callee.app ?? frame.app?.id;
     const args = this.checkArgs(callee, p.args ?? {}, appId);
@@ -261,8 +344,11 @@ function toRunError(err: unknown): RunError {
 /** Types the skill's result by its `returns`; numbers tolerate display formatting (U+2212 minus, separators). */
 function coerceResult(value: unknown, skill: Skill): unknown {
   if (value === undefined || skill.returns?.type !== 'number') return value;
-  const text = String(value).replace(/\u2212/g, '-').replace(/[,\s\u2009\u202f]/g, '');
+  const text = String(value)
+    .replace(/\u2212/g, '-')
+    .replace(/[,\s\u2009\u202f]/g, '');
   const n = Number(text);
-  if (!Number.isFinite(n)) throw new StepFailure('result.not_number', `\`${skill.id}\` should return a number, got ${JSON.stringify(value)}`);
+  if (!Number.isFinite(n))
+    throw new StepFailure('result.not_number', `\`${skill.id}\` should return a number, got ${JSON.stringify(value)}`);
   return n;
 }

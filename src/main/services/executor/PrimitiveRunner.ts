@@ -28,7 +28,10 @@ export class PrimitiveRunner {
   private readonly clock: Clock;
   private readonly pollMs: number;
 
-  constructor(private readonly deps: ExecutorDeps, clock: Clock) {
+  constructor(
+    private readonly deps: ExecutorDeps,
+    clock: Clock,
+  ) {
     this.clock = clock;
     this.pollMs = deps.pollMs ?? 100;
   }
@@ -49,7 +52,11 @@ export class PrimitiveRunner {
       case 'focus_window': {
         const a = requireApp(app, p.action);
         const win = world.dryRun ? dryWindow(a, p.title) : await this.findWindow(a, p.title, world);
-        if (!win) throw new StepFailure('window.not_found', `No window of \`${a.id}\`${p.title ? ` titled /${p.title}/` : ''} to focus; is the app running?`);
+        if (!win)
+          throw new StepFailure(
+            'window.not_found',
+            `No window of \`${a.id}\`${p.title ? ` titled /${p.title}/` : ''} to focus; is the app running?`,
+          );
         await desktop.windows.focus(win.id);
         world.currentWindow.set(a.id, win);
         return undefined;
@@ -60,7 +67,11 @@ export class PrimitiveRunner {
         const win = world.dryRun
           ? dryWindow(a, p.title)
           : await this.poll(timeout, world.signal, () => this.findWindow(a, p.title, world, true));
-        if (!win) throw new StepFailure('window.timeout', `No window of \`${a.id}\`${p.title ? ` titled /${p.title}/` : ''} appeared within ${timeout} ms`);
+        if (!win)
+          throw new StepFailure(
+            'window.timeout',
+            `No window of \`${a.id}\`${p.title ? ` titled /${p.title}/` : ''} appeared within ${timeout} ms`,
+          );
         await desktop.windows.focus(win.id);
         world.currentWindow.set(a.id, win);
         return undefined;
@@ -104,7 +115,10 @@ export class PrimitiveRunner {
       case 'run_script': {
         if (world.dryRun) return `<output of ${p.interpreter} script>`;
         const res = await desktop.processes.runScript({
-          interpreter: p.interpreter, script: p.script, args: p.args ?? [], timeoutMs: p.timeoutMs ?? 30_000,
+          interpreter: p.interpreter,
+          script: p.script,
+          args: p.args ?? [],
+          timeoutMs: p.timeoutMs ?? 30_000,
           ...(world.signal && { signal: world.signal }),
         });
         if (res.exitCode !== 0) {
@@ -122,7 +136,11 @@ export class PrimitiveRunner {
         }
         if (p.extract) {
           const m = new RegExp(p.extract, 'u').exec(value);
-          if (!m) throw new StepFailure('read.no_match', `Read ${JSON.stringify(value.slice(0, 80))} from the ${p.source}, which does not match /${p.extract}/`);
+          if (!m)
+            throw new StepFailure(
+              'read.no_match',
+              `Read ${JSON.stringify(value.slice(0, 80))} from the ${p.source}, which does not match /${p.extract}/`,
+            );
           value = m[1] ?? m[0];
         }
         return value;
@@ -156,13 +174,21 @@ export class PrimitiveRunner {
   }
 
   /** After a pointer action with `expect`: waits (bounded) for its effect, or fails the step saying where it clicked. */
-  private async expectEffect(p: Extract<Primitive, { action: 'click' | 'double_click' | 'right_click' | 'drag' }>, at: Point, app: FrameApp | undefined, world: RunWorld): Promise<void> {
+  private async expectEffect(
+    p: Extract<Primitive, { action: 'click' | 'double_click' | 'right_click' | 'drag' }>,
+    at: Point,
+    app: FrameApp | undefined,
+    world: RunWorld,
+  ): Promise<void> {
     if (!p.expect || world.dryRun) return;
     const timeout = p.expect.timeoutMs ?? 5000;
     const ok = await this.poll(timeout, world.signal, async () => ((await this.holds(p.expect!.condition, app, world)) ? true : undefined));
     if (!ok) {
       const what = p.action === 'drag' ? 'drag' : `${p.action.replace('_', ' ')} on ${describeTarget(p.target)}`;
-      throw new StepFailure('effect.missing', `The ${what} at (${Math.round(at.x)}, ${Math.round(at.y)}) had no effect: ${describeCondition(p.expect.condition)} did not hold within ${timeout} ms`);
+      throw new StepFailure(
+        'effect.missing',
+        `The ${what} at (${Math.round(at.x)}, ${Math.round(at.y)}) had no effect: ${describeCondition(p.expect.condition)} did not hold within ${timeout} ms`,
+      );
     }
   }
 
@@ -180,10 +206,14 @@ export class PrimitiveRunner {
       case 'text_visible':
       case 'text_gone': {
         const grounder = this.deps.grounder;
-        if (!grounder) throw new StepFailure('grounding.unavailable', 'Checking visible text needs a grounding provider (OCR); none is configured');
+        if (!grounder)
+          throw new StepFailure('grounding.unavailable', 'Checking visible text needs a grounding provider (OCR); none is configured');
         const window = app ? await this.currentOrMain(app, world) : undefined;
         const screenshot = await this.deps.desktop.screen.capture(window?.bounds);
-        const r = await grounder.locate({ kind: 'text', text: c.text }, { screenshot, ...(window && { window }), ...(world.signal && { signal: world.signal }) });
+        const r = await grounder.locate(
+          { kind: 'text', text: c.text },
+          { screenshot, ...(window && { window }), ...(world.signal && { signal: world.signal }) },
+        );
         return c.kind === 'text_visible' ? r.found : !r.found;
       }
       default:
@@ -201,10 +231,15 @@ export class PrimitiveRunner {
     }
     if (world.dryRun) return { x: 0, y: 0 };
     const grounder = this.deps.grounder;
-    if (!grounder) throw new StepFailure('grounding.unavailable', `Clicking ${target.kind} target \`${'text' in target ? target.text : target.name}\` needs a grounding provider; none is configured`);
+    if (!grounder)
+      throw new StepFailure(
+        'grounding.unavailable',
+        `Clicking ${target.kind} target \`${'text' in target ? target.text : target.name}\` needs a grounding provider; none is configured`,
+      );
     const screenshot = await this.deps.desktop.screen.capture(window?.bounds);
     const r = await grounder.locate(target, { screenshot, ...(window && { window }), ...(world.signal && { signal: world.signal }) });
-    if (!r.found) throw new StepFailure('grounding.not_found', `Could not find ${JSON.stringify(target)} on screen (${r.source}: ${r.reason})`);
+    if (!r.found)
+      throw new StepFailure('grounding.not_found', `Could not find ${JSON.stringify(target)} on screen (${r.source}: ${r.reason})`);
     // Grounders answer in screenshot pixels; the capture was of the window.
     return window ? { x: window.bounds.x + r.point.x, y: window.bounds.y + r.point.y } : r.point;
   }
@@ -251,25 +286,40 @@ function requireApp(app: FrameApp | undefined, action: string): FrameApp {
 
 /** A stand-in window for dry runs, titled to satisfy the requested pattern's intent. */
 function dryWindow(app: FrameApp, title: string | undefined): WindowInfo {
-  return { id: `dry:${app.id}:${title ?? 'main'}`, title: title ?? app.profile.name, processName: app.id, bounds: { x: 0, y: 0, width: 800, height: 600 } };
+  return {
+    id: `dry:${app.id}:${title ?? 'main'}`,
+    title: title ?? app.profile.name,
+    processName: app.id,
+    bounds: { x: 0, y: 0, width: 800, height: 600 },
+  };
 }
 
 function describeCondition(c: WaitCondition): string {
   switch (c.kind) {
-    case 'file_exists': return `File \`${c.path}\` exists`;
-    case 'window_title': return `A window titled /${c.pattern}/`;
-    case 'window_gone': return `No window titled /${c.pattern}/ left`;
-    case 'text_visible': return `Text \`${c.text}\` visible`;
-    case 'text_gone': return `Text \`${c.text}\` gone`;
-    default: return assertNever(c, 'wait condition');
+    case 'file_exists':
+      return `File \`${c.path}\` exists`;
+    case 'window_title':
+      return `A window titled /${c.pattern}/`;
+    case 'window_gone':
+      return `No window titled /${c.pattern}/ left`;
+    case 'text_visible':
+      return `Text \`${c.text}\` visible`;
+    case 'text_gone':
+      return `Text \`${c.text}\` gone`;
+    default:
+      return assertNever(c, 'wait condition');
   }
 }
 
 function describeTarget(t: Target): string {
   switch (t.kind) {
-    case 'point': return `point (${t.x}, ${t.y})`;
-    case 'text': return `\`${t.text}\``;
-    case 'accessibility': return `${t.role ?? 'element'} \`${t.name}\``;
-    default: return assertNever(t, 'target');
+    case 'point':
+      return `point (${t.x}, ${t.y})`;
+    case 'text':
+      return `\`${t.text}\``;
+    case 'accessibility':
+      return `${t.role ?? 'element'} \`${t.name}\``;
+    default:
+      return assertNever(t, 'target');
   }
 }

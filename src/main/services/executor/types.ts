@@ -24,8 +24,14 @@ export interface RunResult {
 /** Where runs and steps are written (the SQLite store in the app; memory in tests). */
 export interface RunJournal {
   startRun(run: {
-    id: string; skillId: string; app?: string; args: Record<string, unknown>; dryRun: boolean;
-    startedAt: number; parentRunId?: string; goal?: string;
+    id: string;
+    skillId: string;
+    app?: string;
+    args: Record<string, unknown>;
+    dryRun: boolean;
+    startedAt: number;
+    parentRunId?: string;
+    goal?: string;
   }): void;
   recordStep(step: StepRecord): void;
   finishRun(id: string, end: { status: RunStatus; error?: RunError; result?: unknown; endedAt: number }): void;
@@ -34,7 +40,16 @@ export interface RunJournal {
 /** Live progress for UIs: the same facts the journal gets, as they happen. */
 export type RunEvent =
   | { type: 'run_started'; runId: string; skillId: string; app?: string; args: Record<string, unknown> }
-  | { type: 'step_started'; runId: string; seq: number; depth: number; skillId: string; nodeId: string; primitive: string; resolved: Record<string, unknown> }
+  | {
+      type: 'step_started';
+      runId: string;
+      seq: number;
+      depth: number;
+      skillId: string;
+      nodeId: string;
+      primitive: string;
+      resolved: Record<string, unknown>;
+    }
   | { type: 'step_finished'; step: StepRecord }
   | { type: 'backtrack'; runId: string; skillId: string; fromNode: string; toNode: string; reason: string }
   | { type: 'run_finished'; result: RunResult };

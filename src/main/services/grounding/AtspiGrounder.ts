@@ -64,18 +64,33 @@ export class AtspiGrounder implements Grounder {
   async locate(target: Exclude<Target, { kind: 'point' }>, ctx: GroundingContext): Promise<GroundingResult> {
     const name = target.kind === 'text' ? target.text : target.name;
     const nth = target.kind === 'text' ? (target.nth ?? 0) : 0;
-    const req = { name, role: target.kind === 'accessibility' ? target.role : undefined, pid: ctx.window?.pid, maxNodes: this.o.maxNodes ?? 20_000 };
+    const req = {
+      name,
+      role: target.kind === 'accessibility' ? target.role : undefined,
+      pid: ctx.window?.pid,
+      maxNodes: this.o.maxNodes ?? 20_000,
+    };
     let answer: AtspiAnswer;
     try {
       answer = JSON.parse(await this.run(JSON.stringify(req), ctx.signal)) as AtspiAnswer;
     } catch (err) {
-      return { found: false, source: 'accessibility', reason: `AT-SPI unavailable: ${(err as Error).message.split('\n').filter(Boolean).pop()}` };
+      return {
+        found: false,
+        source: 'accessibility',
+        reason: `AT-SPI unavailable: ${(err as Error).message.split('\n').filter(Boolean).pop()}`,
+      };
     }
     // Reading order, like OCR matches.
     const m = answer.matches.sort((a, b) => a.y - b.y || a.x - b.x)[nth];
-    if (!m) return { found: false, source: 'accessibility', reason: `no showing element named "${name}"${req.role ? ` with role ${req.role}` : ''} among ${answer.visited} accessible(s)${req.pid ? ` of pid ${req.pid}` : ''}` };
+    if (!m)
+      return {
+        found: false,
+        source: 'accessibility',
+        reason: `no showing element named "${name}"${req.role ? ` with role ${req.role}` : ''} among ${answer.visited} accessible(s)${req.pid ? ` of pid ${req.pid}` : ''}`,
+      };
     const s = this.o.displayScale ?? 1;
-    let x = m.x + m.width / 2, y = m.y + m.height / 2;
+    let x = m.x + m.width / 2,
+      y = m.y + m.height / 2;
     // Extents are screen coordinates; the executor wants screenshot pixels, and a window capture starts at the window.
     const w = ctx.window?.bounds;
     if (w && Math.abs(ctx.screenshot.width - w.width * s) <= 2 && Math.abs(ctx.screenshot.height - w.height * s) <= 2) {
@@ -87,10 +102,15 @@ export class AtspiGrounder implements Grounder {
 
   private run(arg: string, signal?: AbortSignal): Promise<string> {
     return new Promise((resolve, reject) => {
-      execFile(this.o.python ?? '/usr/bin/python3', ['-c', SCRIPT, arg], { timeout: this.o.timeoutMs ?? 5000, ...(signal && { signal }), maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
-        if (err) reject(new Error(stderr || err.message));
-        else resolve(stdout);
-      });
+      execFile(
+        this.o.python ?? '/usr/bin/python3',
+        ['-c', SCRIPT, arg],
+        { timeout: this.o.timeoutMs ?? 5000, ...(signal && { signal }), maxBuffer: 1 << 20 },
+        (err, stdout, stderr) => {
+          if (err) reject(new Error(stderr || err.message));
+          else resolve(stdout);
+        },
+      );
     });
   }
 }

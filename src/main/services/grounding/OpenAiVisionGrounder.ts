@@ -36,7 +36,13 @@ const LocateSchema = z.object({
 });
 
 /** Qwen2-VL's resize: both sides multiples of 28, total pixels within [min, max]. */
-export function smartResize(width: number, height: number, minPixels = 3136, maxPixels = 12_845_056, factor = 28): { width: number; height: number } {
+export function smartResize(
+  width: number,
+  height: number,
+  minPixels = 3136,
+  maxPixels = 12_845_056,
+  factor = 28,
+): { width: number; height: number } {
   let h = Math.max(factor, Math.round(height / factor) * factor);
   let w = Math.max(factor, Math.round(width / factor) * factor);
   if (h * w > maxPixels) {
@@ -52,10 +58,18 @@ export function smartResize(width: number, height: number, minPixels = 3136, max
 }
 
 /** Maps a model's point back to pixels of the image that was sent. */
-export function toSentPixels(x: number, y: number, sent: { width: number; height: number }, convention: CoordinateConvention, o: { minPixels?: number; maxPixels?: number } = {}): { x: number; y: number } {
+export function toSentPixels(
+  x: number,
+  y: number,
+  sent: { width: number; height: number },
+  convention: CoordinateConvention,
+  o: { minPixels?: number; maxPixels?: number } = {},
+): { x: number; y: number } {
   switch (convention) {
-    case 'absolute': return { x, y };
-    case 'normalized_1000': return { x: (x / 1000) * sent.width, y: (y / 1000) * sent.height };
+    case 'absolute':
+      return { x, y };
+    case 'normalized_1000':
+      return { x: (x / 1000) * sent.width, y: (y / 1000) * sent.height };
     case 'resized': {
       const r = smartResize(sent.width, sent.height, o.minPixels, o.maxPixels);
       return { x: (x * sent.width) / r.width, y: (y * sent.height) / r.height };
@@ -68,7 +82,10 @@ export class OpenAiVisionGrounder implements Grounder {
   private readonly convention: CoordinateConvention;
   private readonly maxSide: number;
 
-  constructor(private readonly llm: LlmClient, private readonly o: VisionOptions = {}) {
+  constructor(
+    private readonly llm: LlmClient,
+    private readonly o: VisionOptions = {},
+  ) {
     this.convention = o.coordinates ?? llm.config.coordinates;
     this.maxSide = o.imageMaxSide ?? llm.config.imageMaxSide;
   }
@@ -81,34 +98,63 @@ export class OpenAiVisionGrounder implements Grounder {
     let img: RgbImage = region ? crop(full, area) : full;
     const k = Math.min(1, this.maxSide / Math.max(img.width, img.height));
     if (k < 1) img = resize(img, Math.round(img.width * k), Math.round(img.height * k));
-    const what = target.kind === 'text' ? `the UI element labelled "${target.text}"${target.nth ? ` (occurrence ${target.nth + 1} in reading order)` : ''}` : `the ${target.role ?? 'element'} named "${target.name}"`;
-    const units = this.convention === 'normalized_1000' ? 'on a 0-1000 scale for both axes (0,0 top-left, 1000,1000 bottom-right)' : `in pixels of this ${img.width}x${img.height} image`;
+    const what =
+      target.kind === 'text'
+        ? `the UI element labelled "${target.text}"${target.nth ? ` (occurrence ${target.nth + 1} in reading order)` : ''}`
+        : `the ${target.role ?? 'element'} named "${target.name}"`;
+    const units =
+      this.convention === 'normalized_1000'
+        ? 'on a 0-1000 scale for both axes (0,0 top-left, 1000,1000 bottom-right)'
+        : `in pixels of this ${img.width}x${img.height} image`;
     let answer: z.infer<typeof LocateSchema>;
     try {
       answer = await this.llm.structured({
-        name: 'locate_element', schema: LocateSchema, stage: 'ground', ...(ctx.signal && { signal: ctx.signal }), ...(this.o.meter && { meter: this.o.meter }),
+        name: 'locate_element',
+        schema: LocateSchema,
+        stage: 'ground',
+        ...(ctx.signal && { signal: ctx.signal }),
+        ...(this.o.meter && { meter: this.o.meter }),
         messages: [
-          { role: 'system', content: 'You locate elements in screenshots of desktop applications. Answer with the centre point of the requested element, or found=false if it is not visible.' },
-          { role: 'user', content: [{ type: 'text', text: `Find ${what}. Give x and y ${units}.` }, { type: 'image', png: encodePng(img) }] },
+          {
+            role: 'system',
+            content:
+              'You locate elements in screenshots of desktop applications. Answer with the centre point of the requested element, or found=false if it is not visible.',
+          },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: `Find ${what}. Give x and y ${units}.` },
+              { type: 'image', png: encodePng(img) },
+            ],
+          },
         ],
       });
     } catch (err) {
-      if (err instanceof LlmError && err.code !== 'llm.aborted') return { found: false, source: 'vision', reason: `vision model: ${err.message}` };
+      if (err instanceof LlmError && err.code !== 'llm.aborted')
+        return { found: false, source: 'vision', reason: `vision model: ${err.message}` };
       throw err;
     }
-    if (!answer.found || answer.x == null || answer.y == null) return { found: false, source: 'vision', reason: `vision model did not find ${what}${answer.reason ? `: ${answer.reason}` : ''}` };
+    if (!answer.found || answer.x == null || answer.y == null)
+      return { found: false, source: 'vision', reason: `vision model did not find ${what}${answer.reason ? `: ${answer.reason}` : ''}` };
     const p = toSentPixels(answer.x, answer.y, img, this.convention, this.o);
     if (p.x < 0 || p.y < 0 || p.x > img.width || p.y > img.height) {
-      return { found: false, source: 'vision', reason: `vision model answered (${answer.x}, ${answer.y}), outside the ${img.width}x${img.height} image (${this.convention} coordinates)` };
+      return {
+        found: false,
+        source: 'vision',
+        reason: `vision model answered (${answer.x}, ${answer.y}), outside the ${img.width}x${img.height} image (${this.convention} coordinates)`,
+      };
     }
     return {
-      found: true, source: 'vision', confidence: 0.5,
+      found: true,
+      source: 'vision',
+      confidence: 0.5,
       point: { x: Math.round((area.x + p.x / k) / scale), y: Math.round((area.y + p.y / k) / scale) },
     };
   }
 }
 
 function clamp(r: { x: number; y: number; width: number; height: number }, img: { width: number; height: number }) {
-  const x = Math.max(0, Math.round(r.x)), y = Math.max(0, Math.round(r.y));
+  const x = Math.max(0, Math.round(r.x)),
+    y = Math.max(0, Math.round(r.y));
   return { x, y, width: Math.min(img.width, Math.round(r.x + r.width)) - x, height: Math.min(img.height, Math.round(r.y + r.height)) - y };
 }

@@ -21,7 +21,6 @@ export function englishLangPath(): string {
   return join(dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0');
 }
 
-
 /**
  * Offline OCR grounding (tesseract.js): reads the words in the screenshot (within the target
  * window when known), and resolves a `text` target to the centre of the matching label, in
@@ -56,8 +55,15 @@ export class TesseractOcrGrounder implements Grounder {
           for (const w of l.words) {
             if (w.confidence < this.o.minConfidence || !w.text.trim()) continue;
             words.push({
-              text: w.text, confidence: w.confidence, line,
-              box: { x: area.x + w.bbox.x0 / k, y: area.y + w.bbox.y0 / k, width: (w.bbox.x1 - w.bbox.x0) / k, height: (w.bbox.y1 - w.bbox.y0) / k },
+              text: w.text,
+              confidence: w.confidence,
+              line,
+              box: {
+                x: area.x + w.bbox.x0 / k,
+                y: area.y + w.bbox.y0 / k,
+                width: (w.bbox.x1 - w.bbox.x0) / k,
+                height: (w.bbox.y1 - w.bbox.y0) / k,
+              },
             });
           }
           line += 1;
@@ -76,10 +82,22 @@ export class TesseractOcrGrounder implements Grounder {
     const matches = findLabel(words, label);
     const m = matches[nth];
     if (!m) {
-      const seen = words.slice(0, 25).map((w) => w.text).join(' ');
-      return { found: false, source: 'ocr', reason: `OCR found no${nth ? ` ${nth + 1}th` : ''} "${label}"${ctx.window ? ` in "${ctx.window.title}"` : ''} (${matches.length} match(es)); it read: ${seen || '(nothing)'}` };
+      const seen = words
+        .slice(0, 25)
+        .map((w) => w.text)
+        .join(' ');
+      return {
+        found: false,
+        source: 'ocr',
+        reason: `OCR found no${nth ? ` ${nth + 1}th` : ''} "${label}"${ctx.window ? ` in "${ctx.window.title}"` : ''} (${matches.length} match(es)); it read: ${seen || '(nothing)'}`,
+      };
     }
-    return { found: true, source: 'ocr', confidence: m.confidence / 100, point: { x: Math.round((m.box.x + m.box.width / 2) / s), y: Math.round((m.box.y + m.box.height / 2) / s) } };
+    return {
+      found: true,
+      source: 'ocr',
+      confidence: m.confidence / 100,
+      point: { x: Math.round((m.box.x + m.box.width / 2) / s), y: Math.round((m.box.y + m.box.height / 2) / s) },
+    };
   }
 
   /** Stops the OCR worker (it keeps the process alive otherwise). */
@@ -96,15 +114,27 @@ export class TesseractOcrGrounder implements Grounder {
       // Sparse text: UI screenshots are scattered labels, not paragraphs.
       // A fixed DPI also silences tesseract's "Estimating resolution" chatter on stdout. Sauvola
       // (local) thresholding: with global Otsu, a dark desktop around a light window wipes out the labels.
-      await worker.setParameters({ tessedit_pageseg_mode: PSM.SPARSE_TEXT, user_defined_dpi: String(96 * this.o.upscale), thresholding_method: '2' } as Record<string, string>);
+      await worker.setParameters({
+        tessedit_pageseg_mode: PSM.SPARSE_TEXT,
+        user_defined_dpi: String(96 * this.o.upscale),
+        thresholding_method: '2',
+      } as Record<string, string>);
       return worker;
     })();
-    this.worker.catch(() => { this.worker = undefined; });
+    this.worker.catch(() => {
+      this.worker = undefined;
+    });
     return this.worker;
   }
 }
 
 function clampRect(r: Rect, img: { width: number; height: number }): Rect {
-  const x = Math.max(0, Math.round(r.x)), y = Math.max(0, Math.round(r.y));
-  return { x, y, width: Math.max(0, Math.min(img.width, Math.round(r.x + r.width)) - x), height: Math.max(0, Math.min(img.height, Math.round(r.y + r.height)) - y) };
+  const x = Math.max(0, Math.round(r.x)),
+    y = Math.max(0, Math.round(r.y));
+  return {
+    x,
+    y,
+    width: Math.max(0, Math.min(img.width, Math.round(r.x + r.width)) - x),
+    height: Math.max(0, Math.min(img.height, Math.round(r.y + r.height)) - y),
+  };
 }

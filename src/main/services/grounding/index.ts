@@ -40,8 +40,15 @@ export function createGrounder(setup: GrounderSetup = {}): ChainedGrounder & { c
   const scale = setup.displayScale ?? 1;
   const chain: Grounder[] = [...(setup.before ?? [])];
   if (setup.accessibility) chain.push(new AtspiGrounder({ displayScale: scale }));
-  const ocr = setup.ocr === false ? undefined : new TesseractOcrGrounder({ displayScale: scale, ...(typeof setup.ocr === 'object' ? setup.ocr : {}) });
+  const ocr =
+    setup.ocr === false
+      ? undefined
+      : new TesseractOcrGrounder({ displayScale: scale, ...(typeof setup.ocr === 'object' ? setup.ocr : {}) });
   if (ocr) chain.push(ocr);
   if (setup.vision) chain.push(new OpenAiVisionGrounder(setup.vision, { displayScale: scale, ...setup.visionOptions }));
-  return Object.assign(new ChainedGrounder(chain), { close: async () => { await ocr?.close(); } });
+  return Object.assign(new ChainedGrounder(chain), {
+    close: async () => {
+      await ocr?.close();
+    },
+  });
 }

@@ -22,7 +22,10 @@ export interface LabelMatch {
 
 /** Lower case, letters and digits only: `&Save As...` -> `saveas`. Accelerator ampersands and punctuation vanish. */
 export function normaliseLabel(s: string): string {
-  return s.toLowerCase().normalize('NFKD').replace(/[^\p{L}\p{N}]/gu, '');
+  return s
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^\p{L}\p{N}]/gu, '');
 }
 
 export function editDistance(a: string, b: string): number {
@@ -40,8 +43,10 @@ export function editDistance(a: string, b: string): number {
 }
 
 function union(boxes: Rect[]): Rect {
-  const x0 = Math.min(...boxes.map((b) => b.x)), y0 = Math.min(...boxes.map((b) => b.y));
-  const x1 = Math.max(...boxes.map((b) => b.x + b.width)), y1 = Math.max(...boxes.map((b) => b.y + b.height));
+  const x0 = Math.min(...boxes.map((b) => b.x)),
+    y0 = Math.min(...boxes.map((b) => b.y));
+  const x1 = Math.max(...boxes.map((b) => b.x + b.width)),
+    y1 = Math.max(...boxes.map((b) => b.y + b.height));
   return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
 }
 
@@ -71,7 +76,13 @@ export function findLabel(words: readonly OcrWord[], label: string): LabelMatch[
           const run = line.slice(i, j + 1);
           const text = run.map((w) => w.text).join(' ');
           const caseDiffers = text.replace(/[^\p{L}\p{N}]/gu, '') !== label.replace(/[^\p{L}\p{N}]/gu, '');
-          matches.push({ box: union(run.map((w) => w.box)), text, confidence: run.reduce((s, w) => s + w.confidence, 0) / run.length, distance, caseDiffers });
+          matches.push({
+            box: union(run.map((w) => w.box)),
+            text,
+            confidence: run.reduce((s, w) => s + w.confidence, 0) / run.length,
+            distance,
+            caseDiffers,
+          });
           break;
         }
       }
@@ -79,5 +90,8 @@ export function findLabel(words: readonly OcrWord[], label: string): LabelMatch[
   }
   // Exact readings first, then those differing only in case, each tier in reading order.
   const tier = (m: LabelMatch) => m.distance * 2 + (m.caseDiffers ? 1 : 0);
-  return matches.sort((a, b) => tier(a) - tier(b) || (Math.abs(a.box.y - b.box.y) > Math.min(a.box.height, b.box.height) / 2 ? a.box.y - b.box.y : a.box.x - b.box.x));
+  return matches.sort(
+    (a, b) =>
+      tier(a) - tier(b) || (Math.abs(a.box.y - b.box.y) > Math.min(a.box.height, b.box.height) / 2 ? a.box.y - b.box.y : a.box.x - b.box.x),
+  );
 }

@@ -82,7 +82,13 @@ async function parseFile(file: string, origin: SourceRef['origin'], problems: Li
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length) {
     for (const e of doc.errors) {
-      problems.push({ file, path: [], message: `YAML: ${e.message.split('\n')[0]}`, severity: 'error', line: lines.linePos(e.pos[0]).line });
+      problems.push({
+        file,
+        path: [],
+        message: `YAML: ${e.message.split('\n')[0]}`,
+        severity: 'error',
+        line: lines.linePos(e.pos[0]).line,
+      });
     }
     return { source, lines };
   }

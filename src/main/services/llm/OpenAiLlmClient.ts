@@ -1,5 +1,9 @@
 import OpenAI from 'openai';
-import type { ChatCompletionContentPart, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletionContentPart,
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
 import type { ProviderConfig, StructuredMode } from './config';
 import { LlmError, redactSecrets } from './errors';
 import { parseStructured, toResponseSchema } from './structured';
@@ -14,12 +18,19 @@ export interface RetryClock {
 
 const realClock: RetryClock = {
   now: () => Date.now(),
-  sleep: (ms, signal) => new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new LlmError('llm.aborted', 'The model call was cancelled'));
-    const t = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
-    const onAbort = () => { clearTimeout(t); reject(new LlmError('llm.aborted', 'The model call was cancelled')); };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  }),
+  sleep: (ms, signal) =>
+    new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(new LlmError('llm.aborted', 'The model call was cancelled'));
+      const t = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      const onAbort = () => {
+        clearTimeout(t);
+        reject(new LlmError('llm.aborted', 'The model call was cancelled'));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+    }),
 };
 
 const MAX_BACKOFF_MS = 20_000;
@@ -34,7 +45,10 @@ export class OpenAiLlmClient implements LlmClient {
   /** Downgraded at run time when a server rejects `response_format` (`auto` mode only). */
   private structuredMode: Exclude<StructuredMode, 'auto'>;
 
-  constructor(readonly config: ProviderConfig, private readonly clock: RetryClock = realClock) {
+  constructor(
+    readonly config: ProviderConfig,
+    private readonly clock: RetryClock = realClock,
+  ) {
     const keyless = !config.apiKey;
     this.sdk = new OpenAI({
       baseURL: config.baseURL,
@@ -69,14 +83,23 @@ export class OpenAiLlmClient implements LlmClient {
       const mode = this.structuredMode;
       const messages = mode === 'json_schema' ? req.messages : withSchemaInstructions(req.messages, req.name, schema);
       const format: ChatCompletionCreateParamsNonStreaming['response_format'] =
-        mode === 'json_schema' ? { type: 'json_schema', json_schema: { name: req.name, schema, strict: false } }
-          : mode === 'json_object' ? { type: 'json_object' } : undefined;
+        mode === 'json_schema'
+          ? { type: 'json_schema', json_schema: { name: req.name, schema, strict: false } }
+          : mode === 'json_object'
+            ? { type: 'json_object' }
+            : undefined;
       try {
         const { text } = await this.complete({ ...req, messages }, format);
         return parseStructured(text, req.name, req.schema);
       } catch (err) {
         // A server that does not know `response_format` answers 400; fall back one mode and ask again.
-        if (this.config.structured === 'auto' && err instanceof LlmError && err.code === 'llm.bad_request' && /response_format|json_schema|json_object/i.test(err.message) && mode !== 'prompt') {
+        if (
+          this.config.structured === 'auto' &&
+          err instanceof LlmError &&
+          err.code === 'llm.bad_request' &&
+          /response_format|json_schema|json_object/i.test(err.message) &&
+          mode !== 'prompt'
+        ) {
           this.structuredMode = mode === 'json_schema' ? 'json_object' : 'prompt';
           continue;
         }
@@ -91,7 +114,11 @@ export class OpenAiLlmClient implements LlmClient {
       const batch = texts.slice(i, i + 64);
       const res = await this.withRetries('embed', opts.meter, opts.signal, async (signal) => {
         const r = await this.sdk.embeddings.create({ model: this.config.model, input: [...batch], encoding_format: 'float' }, { signal });
-        return { value: r.data.sort((a, b) => a.index - b.index).map((d) => d.embedding), promptTokens: r.usage?.prompt_tokens ?? 0, completionTokens: 0 };
+        return {
+          value: r.data.sort((a, b) => a.index - b.index).map((d) => d.embedding),
+          promptTokens: r.usage?.prompt_tokens ?? 0,
+          completionTokens: 0,
+        };
       });
       if (res.length !== batch.length) throw new LlmError('llm.malformed_output', `Expected ${batch.length} embeddings, got ${res.length}`);
       out.push(...res);
@@ -123,7 +150,10 @@ export class OpenAiLlmClient implements LlmClient {
       const choice = r.choices?.[0];
       const text = choice?.message?.content;
       if (typeof text !== 'string') {
-        throw new LlmError('llm.malformed_output', `Expected a chat completion with message content, got ${JSON.stringify(r).slice(0, 200)}`);
+        throw new LlmError(
+          'llm.malformed_output',
+          `Expected a chat completion with message content, got ${JSON.stringify(r).slice(0, 200)}`,
+        );
       }
       const usage = { promptTokens: r.usage?.prompt_tokens ?? 0, completionTokens: r.usage?.completion_tokens ?? 0 };
       return { value: { text, usage }, ...usage };
@@ -138,9 +168,16 @@ export class OpenAiLlmClient implements LlmClient {
   ): Promise<T> {
     const started = this.clock.now();
     let attempts = 0;
-    const account = (outcome: string, tokens = { promptTokens: 0, completionTokens: 0 }) => meter?.record({
-      role: this.config.role, model: this.config.model, stage, ...tokens, ms: this.clock.now() - started, attempts, outcome,
-    });
+    const account = (outcome: string, tokens = { promptTokens: 0, completionTokens: 0 }) =>
+      meter?.record({
+        role: this.config.role,
+        model: this.config.model,
+        stage,
+        ...tokens,
+        ms: this.clock.now() - started,
+        attempts,
+        outcome,
+      });
     for (;;) {
       attempts += 1;
       try {
@@ -179,15 +216,23 @@ export class OpenAiLlmClient implements LlmClient {
     const where = `${this.config.baseURL} (model ${this.config.model})`;
     const clean = (m: string) => redactSecrets(m, [this.config.apiKey]);
     if (raw instanceof OpenAI.APIUserAbortError) return new LlmError('llm.aborted', 'The model call was cancelled');
-    if (raw instanceof OpenAI.APIConnectionTimeoutError) return new LlmError('llm.timeout', `No answer from ${where} within ${this.config.timeoutMs} ms; raise llm.${this.config.role}.timeoutMs or check the server`);
-    if (raw instanceof OpenAI.APIConnectionError) return new LlmError('llm.connection', `Cannot reach ${where}: ${clean(raw.message)}; is the server running?`);
+    if (raw instanceof OpenAI.APIConnectionTimeoutError)
+      return new LlmError(
+        'llm.timeout',
+        `No answer from ${where} within ${this.config.timeoutMs} ms; raise llm.${this.config.role}.timeoutMs or check the server`,
+      );
+    if (raw instanceof OpenAI.APIConnectionError)
+      return new LlmError('llm.connection', `Cannot reach ${where}: ${clean(raw.message)}; is the server running?`);
     if (raw instanceof OpenAI.APIError) {
       const status = raw.status ?? 0;
       const msg = clean(raw.message);
       if (status === 429) return new LlmError('llm.rate_limited', `Rate limited by ${where}: ${msg}`, { status });
-      if (status === 408 || status >= 500) return new LlmError('llm.server_error', `Server error ${status} from ${where}: ${msg}`, { status });
-      if (status === 401 || status === 403) return new LlmError('llm.auth', `Authentication failed at ${where} (${status}); check the API key setting`, { status });
-      if (status === 404) return new LlmError('llm.not_found', `Not found at ${where} (404): ${msg}; check the base URL and model name`, { status });
+      if (status === 408 || status >= 500)
+        return new LlmError('llm.server_error', `Server error ${status} from ${where}: ${msg}`, { status });
+      if (status === 401 || status === 403)
+        return new LlmError('llm.auth', `Authentication failed at ${where} (${status}); check the API key setting`, { status });
+      if (status === 404)
+        return new LlmError('llm.not_found', `Not found at ${where} (404): ${msg}; check the base URL and model name`, { status });
       return new LlmError('llm.bad_request', `Request rejected by ${where} (${status}): ${msg}`, { status });
     }
     return new LlmError('llm.connection', `Model call to ${where} failed: ${clean(raw instanceof Error ? raw.message : String(raw))}`);
@@ -197,15 +242,18 @@ export class OpenAiLlmClient implements LlmClient {
 function withSchemaInstructions(messages: ChatMessage[], name: string, schema: Record<string, unknown>): ChatMessage[] {
   const note = `Answer with one JSON object only (no prose, no code fence), named ${name}, matching this JSON Schema:\n${JSON.stringify(schema)}`;
   const [first, ...rest] = messages;
-  if (first?.role === 'system' && typeof first.content === 'string') return [{ role: 'system', content: `${first.content}\n\n${note}` }, ...rest];
+  if (first?.role === 'system' && typeof first.content === 'string')
+    return [{ role: 'system', content: `${first.content}\n\n${note}` }, ...rest];
   return [{ role: 'system', content: note }, ...messages];
 }
 
 function toSdkMessage(m: ChatMessage): ChatCompletionMessageParam {
   if (typeof m.content === 'string') return { role: m.role, content: m.content } as ChatCompletionMessageParam;
-  const parts: ChatCompletionContentPart[] = m.content.map((p) => p.type === 'text'
-    ? { type: 'text', text: p.text }
-    : { type: 'image_url', image_url: { url: `data:image/png;base64,${Buffer.from(p.png).toString('base64')}` } });
+  const parts: ChatCompletionContentPart[] = m.content.map((p) =>
+    p.type === 'text'
+      ? { type: 'text', text: p.text }
+      : { type: 'image_url', image_url: { url: `data:image/png;base64,${Buffer.from(p.png).toString('base64')}` } },
+  );
   if (m.role !== 'user') return { role: m.role, content: parts.filter((p) => p.type === 'text') } as ChatCompletionMessageParam;
   return { role: 'user', content: parts };
 }

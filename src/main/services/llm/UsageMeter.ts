@@ -33,7 +33,16 @@ export class UsageMeter {
   }
 
   totals(): UsageTotals {
-    const t: UsageTotals = { calls: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0, llmMs: 0, retries: 0, failures: 0, byStage: {} };
+    const t: UsageTotals = {
+      calls: 0,
+      promptTokens: 0,
+      completionTokens: 0,
+      totalTokens: 0,
+      llmMs: 0,
+      retries: 0,
+      failures: 0,
+      byStage: {},
+    };
     for (const r of this.records) {
       t.calls += 1;
       t.promptTokens += r.promptTokens;

@@ -21,38 +21,42 @@ export const StructuredModeSchema = z.enum(['auto', 'json_schema', 'json_object'
 export type StructuredMode = z.infer<typeof StructuredModeSchema>;
 
 /** Settings of one role, as stored in the settings file (the key may instead come from an environment variable). */
-export const RoleSettingsSchema = z.object({
-  preset: z.enum(Object.keys(PROVIDER_PRESETS) as [ProviderPreset, ...ProviderPreset[]]).default('custom'),
-  /** Overrides the preset's URL; for `azure`, `{resource}` is replaced by `resource`. */
-  baseURL: z.string().url().optional(),
-  resource: z.string().optional(),
-  /** Optional for local servers. Never logged. */
-  apiKey: z.string().optional(),
-  /** Environment variable holding the key, e.g. `OPENAI_API_KEY`. */
-  apiKeyEnv: z.string().optional(),
-  model: z.string().min(1),
-  temperature: z.number().min(0).max(2).optional(),
-  maxTokens: z.number().int().positive().optional(),
-  /** Per request. @default 60000 */
-  timeoutMs: z.number().int().positive().max(600_000).default(60_000),
-  /** Retries on 429, 5xx, timeouts and dropped connections. @default 3 */
-  maxRetries: z.number().int().min(0).max(10).default(3),
-  /** First backoff delay; doubles each retry (with jitter), capped at 20 s, and honours `retry-after`. @default 500 */
-  backoffMs: z.number().int().nonnegative().default(500),
-  structured: StructuredModeSchema.default('auto'),
-  /** Grounder: how the model reports coordinates. @default 'absolute' */
-  coordinates: z.enum(['absolute', 'normalized_1000', 'resized']).optional(),
-  /** Grounder: longest side of the image sent to the model. @default 1280 */
-  imageMaxSide: z.number().int().min(64).max(8192).optional(),
-}).strict();
+export const RoleSettingsSchema = z
+  .object({
+    preset: z.enum(Object.keys(PROVIDER_PRESETS) as [ProviderPreset, ...ProviderPreset[]]).default('custom'),
+    /** Overrides the preset's URL; for `azure`, `{resource}` is replaced by `resource`. */
+    baseURL: z.string().url().optional(),
+    resource: z.string().optional(),
+    /** Optional for local servers. Never logged. */
+    apiKey: z.string().optional(),
+    /** Environment variable holding the key, e.g. `OPENAI_API_KEY`. */
+    apiKeyEnv: z.string().optional(),
+    model: z.string().min(1),
+    temperature: z.number().min(0).max(2).optional(),
+    maxTokens: z.number().int().positive().optional(),
+    /** Per request. @default 60000 */
+    timeoutMs: z.number().int().positive().max(600_000).default(60_000),
+    /** Retries on 429, 5xx, timeouts and dropped connections. @default 3 */
+    maxRetries: z.number().int().min(0).max(10).default(3),
+    /** First backoff delay; doubles each retry (with jitter), capped at 20 s, and honours `retry-after`. @default 500 */
+    backoffMs: z.number().int().nonnegative().default(500),
+    structured: StructuredModeSchema.default('auto'),
+    /** Grounder: how the model reports coordinates. @default 'absolute' */
+    coordinates: z.enum(['absolute', 'normalized_1000', 'resized']).optional(),
+    /** Grounder: longest side of the image sent to the model. @default 1280 */
+    imageMaxSide: z.number().int().min(64).max(8192).optional(),
+  })
+  .strict();
 export type RoleSettings = z.input<typeof RoleSettingsSchema>;
 
 /** `llm` section of the settings: one entry per configured role. */
-export const LlmSettingsSchema = z.object({
-  planner: RoleSettingsSchema.optional(),
-  grounder: RoleSettingsSchema.optional(),
-  embedder: RoleSettingsSchema.optional(),
-}).strict();
+export const LlmSettingsSchema = z
+  .object({
+    planner: RoleSettingsSchema.optional(),
+    grounder: RoleSettingsSchema.optional(),
+    embedder: RoleSettingsSchema.optional(),
+  })
+  .strict();
 export type LlmSettings = z.input<typeof LlmSettingsSchema>;
 
 /** A role's settings with the preset applied and the key resolved. */
@@ -77,7 +81,11 @@ export interface ProviderConfig {
  * Applies the preset and resolves the key for one role; undefined when the role is not configured.
  * @example resolveProviderConfig('planner', { planner: { preset: 'ollama', model: 'qwen2.5:7b' } })
  */
-export function resolveProviderConfig(role: LlmRole, settings: LlmSettings | undefined, env: Record<string, string | undefined> = process.env): ProviderConfig | undefined {
+export function resolveProviderConfig(
+  role: LlmRole,
+  settings: LlmSettings | undefined,
+  env: Record<string, string | undefined> = process.env,
+): ProviderConfig | undefined {
   const raw = settings?.[role];
   if (!raw) return undefined;
   const parsed = RoleSettingsSchema.safeParse(raw);
@@ -89,19 +97,37 @@ export function resolveProviderConfig(role: LlmRole, settings: LlmSettings | und
   const preset = PROVIDER_PRESETS[s.preset];
   let baseURL = s.baseURL ?? preset.baseURL;
   if (baseURL.includes('{resource}')) {
-    if (!s.resource) throw new SkillDeskError('settings.invalid', `Expected \`llm.${role}.resource\` (the Azure resource name) or a full \`baseURL\` for the azure preset`);
+    if (!s.resource)
+      throw new SkillDeskError(
+        'settings.invalid',
+        `Expected \`llm.${role}.resource\` (the Azure resource name) or a full \`baseURL\` for the azure preset`,
+      );
     baseURL = baseURL.replace('{resource}', encodeURIComponent(s.resource));
   }
-  if (!baseURL) throw new SkillDeskError('settings.invalid', `Expected \`llm.${role}.baseURL\` such as http://127.0.0.1:8000/v1 for a custom server`);
+  if (!baseURL)
+    throw new SkillDeskError('settings.invalid', `Expected \`llm.${role}.baseURL\` such as http://127.0.0.1:8000/v1 for a custom server`);
   const apiKey = s.apiKey ?? (s.apiKeyEnv ? env[s.apiKeyEnv] : undefined);
   if (preset.keyRequired && !apiKey) {
-    throw new SkillDeskError('settings.invalid', `${preset.label} needs an API key: set \`llm.${role}.apiKey\` or \`llm.${role}.apiKeyEnv\` (e.g. OPENAI_API_KEY)`);
+    throw new SkillDeskError(
+      'settings.invalid',
+      `${preset.label} needs an API key: set \`llm.${role}.apiKey\` or \`llm.${role}.apiKeyEnv\` (e.g. OPENAI_API_KEY)`,
+    );
   }
   return {
-    role, preset: s.preset, baseURL: baseURL.replace(/\/+$/, ''), ...(apiKey && { apiKey }), keyHeader: preset.keyHeader,
-    model: s.model, ...(s.temperature !== undefined && { temperature: s.temperature }), ...(s.maxTokens !== undefined && { maxTokens: s.maxTokens }),
-    timeoutMs: s.timeoutMs, maxRetries: s.maxRetries, backoffMs: s.backoffMs, structured: s.structured,
-    coordinates: s.coordinates ?? 'absolute', imageMaxSide: s.imageMaxSide ?? 1280,
+    role,
+    preset: s.preset,
+    baseURL: baseURL.replace(/\/+$/, ''),
+    ...(apiKey && { apiKey }),
+    keyHeader: preset.keyHeader,
+    model: s.model,
+    ...(s.temperature !== undefined && { temperature: s.temperature }),
+    ...(s.maxTokens !== undefined && { maxTokens: s.maxTokens }),
+    timeoutMs: s.timeoutMs,
+    maxRetries: s.maxRetries,
+    backoffMs: s.backoffMs,
+    structured: s.structured,
+    coordinates: s.coordinates ?? 'absolute',
+    imageMaxSide: s.imageMaxSide ?? 1280,
   };
 }
 
@@ -124,8 +150,11 @@ export function llmSettingsFromEnv(env: Record<string, string | undefined> = pro
     if (!model) continue;
     const preset = get('PRESET') as ProviderPreset | undefined;
     out[role] = {
-      model, ...(preset && { preset }), ...(get('BASE_URL') && { baseURL: get('BASE_URL') }),
-      ...(get('API_KEY_ENV') && { apiKeyEnv: get('API_KEY_ENV') }), ...(get('API_KEY') && { apiKey: get('API_KEY') }),
+      model,
+      ...(preset && { preset }),
+      ...(get('BASE_URL') && { baseURL: get('BASE_URL') }),
+      ...(get('API_KEY_ENV') && { apiKeyEnv: get('API_KEY_ENV') }),
+      ...(get('API_KEY') && { apiKey: get('API_KEY') }),
     };
   }
   return out;

@@ -26,7 +26,9 @@ export class LlmError extends SkillDeskError {
   }
 
   get retryable(): boolean {
-    return this.code === 'llm.rate_limited' || this.code === 'llm.server_error' || this.code === 'llm.timeout' || this.code === 'llm.connection';
+    return (
+      this.code === 'llm.rate_limited' || this.code === 'llm.server_error' || this.code === 'llm.timeout' || this.code === 'llm.connection'
+    );
   }
 }
 

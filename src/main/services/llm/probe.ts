@@ -15,14 +15,28 @@ export interface Capabilities {
 }
 
 /** A 1x1 white PNG: the smallest image that tells whether the endpoint takes images at all. */
-const PIXEL_PNG = Uint8Array.from(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4//8/AAX+Av4N70a4AAAAAElFTkSuQmCC', 'base64'));
+const PIXEL_PNG = Uint8Array.from(
+  Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4//8/AAX+Av4N70a4AAAAAElFTkSuQmCC', 'base64'),
+);
 
 /**
  * Probes a server with small requests: model list, structured output (schema, then JSON mode,
  * then plain prompt), an image, and embeddings. Leaves the client in the best structured mode found.
  */
-export async function probeCapabilities(client: OpenAiLlmClient, what: { chat?: boolean; images?: boolean; embeddings?: boolean } = { chat: true, images: true, embeddings: true }, signal?: AbortSignal): Promise<Capabilities> {
-  const caps: Capabilities = { reachable: false, models: [], modelListed: 'unknown', structured: 'none', images: false, embeddings: false, notes: [] };
+export async function probeCapabilities(
+  client: OpenAiLlmClient,
+  what: { chat?: boolean; images?: boolean; embeddings?: boolean } = { chat: true, images: true, embeddings: true },
+  signal?: AbortSignal,
+): Promise<Capabilities> {
+  const caps: Capabilities = {
+    reachable: false,
+    models: [],
+    modelListed: 'unknown',
+    structured: 'none',
+    images: false,
+    embeddings: false,
+    notes: [],
+  };
   const opt = signal ? { signal } : {};
   try {
     caps.models = await client.listModels(signal);
@@ -41,7 +55,14 @@ export async function probeCapabilities(client: OpenAiLlmClient, what: { chat?: 
     for (const mode of ['json_schema', 'json_object', 'prompt'] as const) {
       client.setStructuredMode(mode);
       try {
-        await client.structured({ name: 'ping', schema: Ping, stage: 'probe', maxTokens: 20, messages: [{ role: 'user', content: 'Reply with {"ok": true}.' }], ...opt });
+        await client.structured({
+          name: 'ping',
+          schema: Ping,
+          stage: 'probe',
+          maxTokens: 20,
+          messages: [{ role: 'user', content: 'Reply with {"ok": true}.' }],
+          ...opt,
+        });
         caps.structured = mode;
         break;
       } catch (err) {
@@ -52,7 +73,20 @@ export async function probeCapabilities(client: OpenAiLlmClient, what: { chat?: 
   }
   if (what.images) {
     try {
-      await client.chat({ stage: 'probe', maxTokens: 5, messages: [{ role: 'user', content: [{ type: 'text', text: 'What colour is this pixel? One word.' }, { type: 'image', png: PIXEL_PNG }] }], ...opt });
+      await client.chat({
+        stage: 'probe',
+        maxTokens: 5,
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'What colour is this pixel? One word.' },
+              { type: 'image', png: PIXEL_PNG },
+            ],
+          },
+        ],
+        ...opt,
+      });
       caps.images = true;
     } catch (err) {
       caps.notes.push(`images: ${(err as Error).message}`);

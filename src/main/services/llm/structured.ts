@@ -37,6 +37,11 @@ export function parseStructured<T>(text: string, name: string, schema: z.ZodType
   const value = extractJson(text);
   const res = schema.safeParse(value);
   if (res.success) return res.data;
-  const issues = res.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
-  throw new LlmError('llm.malformed_output', `Expected the answer to match \`${name}\` (${issues}), got ${describeValue(value)}`, { raw: text });
+  const issues = res.error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+    .join('; ');
+  throw new LlmError('llm.malformed_output', `Expected the answer to match \`${name}\` (${issues}), got ${describeValue(value)}`, {
+    raw: text,
+  });
 }

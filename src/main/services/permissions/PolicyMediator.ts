@@ -84,34 +84,67 @@ export class PolicyMediator implements ActionMediator {
       const cap: Capability = INPUT_KEYBOARD.has(p.action) ? 'input.keyboard' : 'input.mouse';
       const w = request.activeWindow;
       const reason = `focus moved to another app's window (\`${w.title}\`${w.className ? `, ${w.className}` : ''}) before ${p.action}; input goes only to \`${request.app ?? skill.app ?? '?'}\``;
-      this.record({ ...base, ts: time, capability: cap, target: `window:${w.title}`, decision: 'deny', reason, policySource: 'mediation:focus' });
+      this.record({
+        ...base,
+        ts: time,
+        capability: cap,
+        target: `window:${w.title}`,
+        decision: 'deny',
+        reason,
+        policySource: 'mediation:focus',
+      });
       return { effect: 'deny', code: 'permission.focus_changed', reason };
     }
 
     const node = skill.graph.nodes.find((n) => n.id === request.nodeId);
     const raw = node?.kind === 'action' ? node.primitive : undefined;
     const { needs, unanalysable } = primitiveNeeds(skill, p, {
-      ...(raw && { raw }), ...(request.app && { app: request.app }), args: request.args,
-      screenshot: node?.kind === 'action' && node.screenshot === true, infer: this.infer,
+      ...(raw && { raw }),
+      ...(request.app && { app: request.app }),
+      args: request.args,
+      screenshot: node?.kind === 'action' && node.screenshot === true,
+      infer: this.infer,
     });
     if (unanalysable) {
       const reason = `${unanalysable} (fail closed)`;
-      this.record({ ...base, ts: time, capability: 'script.execute', target: describeTarget({ kind: 'command', command: (p as { script?: string }).script ?? '' }), decision: 'deny', reason, policySource: 'inference' });
+      this.record({
+        ...base,
+        ts: time,
+        capability: 'script.execute',
+        target: describeTarget({ kind: 'command', command: (p as { script?: string }).script ?? '' }),
+        decision: 'deny',
+        reason,
+        policySource: 'inference',
+      });
       return { effect: 'deny', code: 'permission.unanalysable', reason };
     }
     const asked = { prompted: false };
     for (const need of dedupe(needs)) {
-      const outcome = await this.decideNeed(request, skill, need, time, base, signal, () => { asked.prompted = true; });
+      const outcome = await this.decideNeed(request, skill, need, time, base, signal, () => {
+        asked.prompted = true;
+      });
       if (outcome) return outcome;
     }
     if (p.action === 'call') {
       const problem = this.calleeEscapes(request, library);
       if (problem) {
-        this.record({ ...base, ts: time, capability: 'skill.call', target: `skill:${p.skill}`, decision: 'deny', reason: problem, policySource: 'mediation:containment' });
+        this.record({
+          ...base,
+          ts: time,
+          capability: 'skill.call',
+          target: `skill:${p.skill}`,
+          decision: 'deny',
+          reason: problem,
+          policySource: 'mediation:containment',
+        });
         return { effect: 'deny', code: 'permission.callee_exceeds_caller', reason: problem };
       }
     }
-    return { effect: 'allow', ...(needs.length === 0 && { reason: 'no capability needed' }), ...(asked.prompted ? { prompted: true, reason: 'confirmed by the user' } : {}) };
+    return {
+      effect: 'allow',
+      ...(needs.length === 0 && { reason: 'no capability needed' }),
+      ...(asked.prompted ? { prompted: true, reason: 'confirmed by the user' } : {}),
+    };
   }
 
   /** Decides `context.load` for putting a skill's text into a model's context (for the agent). */
@@ -120,26 +153,49 @@ export class PolicyMediator implements ActionMediator {
     this.ensureLoaded(skill);
     const time = this.now();
     const base = { sessionId: ctx.sessionId, runId: ctx.runId ?? '', skillId: skill.id, nodeId: '(context)', argsDigest: undefined };
-    const outcome = await this.decideNeed({ args: {} }, skill, { capability: 'context.load', target: { kind: 'skill', skill: skill.id }, detail: 'context.load' }, time, base, signal);
+    const outcome = await this.decideNeed(
+      { args: {} },
+      skill,
+      { capability: 'context.load', target: { kind: 'skill', skill: skill.id }, detail: 'context.load' },
+      time,
+      base,
+      signal,
+    );
     return outcome ?? { effect: 'allow' };
   }
 
   /** Decides one need; returns the deny that ends the step, or undefined when allowed. */
   private async decideNeed(
-    request: Pick<ActionRequest, 'args' | 'app'>, skill: Skill, need: CapabilityNeed, time: number,
-    base: { sessionId: string; runId: string; skillId: string; nodeId: string; argsDigest: string | undefined }, signal?: AbortSignal,
+    request: Pick<ActionRequest, 'args' | 'app'>,
+    skill: Skill,
+    need: CapabilityNeed,
+    time: number,
+    base: { sessionId: string; runId: string; skillId: string; nodeId: string; argsDigest: string | undefined },
+    signal?: AbortSignal,
     onPrompt?: () => void,
   ): Promise<MediationDecision | undefined> {
     const { session } = this.opts;
     const req: PermissionRequest = {
-      skill: skill.id, capability: need.capability, target: need.target, args: request.args, time,
+      skill: skill.id,
+      capability: need.capability,
+      target: need.target,
+      args: request.args,
+      time,
       ...(request.app && { app: request.app }),
     };
     const d: PolicyDecision = session.decide(req);
     const redact = CAPABILITIES[need.capability].level === 'redact';
     const rendered = describeTarget(need.target);
     const target = rendered && redact ? `sha256:${createHash('sha256').update(rendered).digest('hex').slice(0, 16)}` : rendered;
-    const rec = { ...base, runId: base.runId || undefined, ts: time, capability: need.capability, ...(target !== undefined && { target }), reason: d.reason, policySource: d.source };
+    const rec = {
+      ...base,
+      runId: base.runId || undefined,
+      ts: time,
+      capability: need.capability,
+      ...(target !== undefined && { target }),
+      reason: d.reason,
+      policySource: d.source,
+    };
     if (d.effect === 'allow') {
       session.recordAllowed(d, time);
       this.record({ ...rec, decision: 'allow' });
@@ -153,9 +209,20 @@ export class PolicyMediator implements ActionMediator {
     const answer = await this.ask(skill, need, d, rendered, signal);
     const auditAnswer: AuditRecord['answer'] = answer.by === 'user' ? answer.answer : answer.by === 'cancelled' ? 'deny' : answer.by;
     if (answer.answer === 'deny') {
-      const why = answer.by === 'user' ? 'denied by the user' : answer.by === 'timeout' ? 'no answer before the timeout' : answer.by === 'no_user' ? 'nobody to ask (no interactive user)' : 'the prompt was cancelled';
+      const why =
+        answer.by === 'user'
+          ? 'denied by the user'
+          : answer.by === 'timeout'
+            ? 'no answer before the timeout'
+            : answer.by === 'no_user'
+              ? 'nobody to ask (no interactive user)'
+              : 'the prompt was cancelled';
       this.record({ ...rec, decision: 'confirm', answer: auditAnswer, reason: `${d.reason}; ${why}` });
-      return { effect: 'deny', code: 'permission.not_confirmed', reason: `${need.capability}${rendered ? ` on ${rendered}` : ''} needs approval: ${why}${d.fallbackMsg ? `. ${d.fallbackMsg}` : ''}` };
+      return {
+        effect: 'deny',
+        code: 'permission.not_confirmed',
+        reason: `${need.capability}${rendered ? ` on ${rendered}` : ''} needs approval: ${why}${d.fallbackMsg ? `. ${d.fallbackMsg}` : ''}`,
+      };
     }
     if (answer.answer === 'allow_session') {
       const grant = session.grantFor(req, d, 'session');
@@ -166,15 +233,28 @@ export class PolicyMediator implements ActionMediator {
     return undefined;
   }
 
-  private async ask(skill: Skill, need: CapabilityNeed, d: PolicyDecision, target: string | undefined, signal?: AbortSignal): Promise<PromptResult> {
+  private async ask(
+    skill: Skill,
+    need: CapabilityNeed,
+    d: PolicyDecision,
+    target: string | undefined,
+    signal?: AbortSignal,
+  ): Promise<PromptResult> {
     const timeoutMs = this.opts.promptTimeoutMs ?? this.opts.session.workspace.prompt_timeout_ms ?? 60_000;
     try {
-      return await this.opts.prompter.ask({
-        skill: { id: skill.id, version: skill.version, trust: skill.trust },
-        capability: need.capability, level: CAPABILITIES[need.capability].level,
-        ...(target && { target: target.length > 300 ? `${target.slice(0, 297)}...` : target }),
-        policySource: d.source, ...(d.fallbackMsg && { fallbackMsg: d.fallbackMsg }), reason: d.reason, timeoutMs,
-      }, signal);
+      return await this.opts.prompter.ask(
+        {
+          skill: { id: skill.id, version: skill.version, trust: skill.trust },
+          capability: need.capability,
+          level: CAPABILITIES[need.capability].level,
+          ...(target && { target: target.length > 300 ? `${target.slice(0, 297)}...` : target }),
+          policySource: d.source,
+          ...(d.fallbackMsg && { fallbackMsg: d.fallbackMsg }),
+          reason: d.reason,
+          timeoutMs,
+        },
+        signal,
+      );
     } catch {
       // A prompter that fails is a prompter that did not say yes.
       return { answer: 'deny', by: 'cancelled' };
@@ -194,17 +274,28 @@ export class PolicyMediator implements ActionMediator {
     const app = callee.app ?? request.app;
     const problems = manifestWithin(
       { manifest: callee.permissions, values: { ...(p.args ?? {}), ...(app && { app }) }, ...(callee.app && { app: callee.app }) },
-      { manifest: request.skill.permissions, values: { ...request.args, ...(request.app && { app: request.app }) }, ...(request.skill.app && { app: request.skill.app }) },
+      {
+        manifest: request.skill.permissions,
+        values: { ...request.args, ...(request.app && { app: request.app }) },
+        ...(request.skill.app && { app: request.skill.app }),
+      },
       this.opts.session.env,
     );
-    return problems.length ? `callee \`${callee.id}\` asks for more than caller \`${request.skill.id}\` holds: ${problems.slice(0, 3).join('; ')}` : undefined;
+    return problems.length
+      ? `callee \`${callee.id}\` asks for more than caller \`${request.skill.id}\` holds: ${problems.slice(0, 3).join('; ')}`
+      : undefined;
   }
 
   private ensureLoaded(skill: Skill): void {
     // A reloaded library may carry a changed manifest: the skill object identifies the version.
     if (this.loadedSkills.get(skill.id) === skill) return;
     this.loadedSkills.set(skill.id, skill);
-    this.opts.session.loadSkill(skill.id, { permissions: skill.permissions, trust: skill.trust, version: skill.version, ...(skill.app && { app: skill.app }) });
+    this.opts.session.loadSkill(skill.id, {
+      permissions: skill.permissions,
+      trust: skill.trust,
+      version: skill.version,
+      ...(skill.app && { app: skill.app }),
+    });
   }
 
   private record(r: AuditRecord): void {
@@ -224,11 +315,16 @@ function dedupe(needs: CapabilityNeed[]): CapabilityNeed[] {
 
 /** SHA-256 of the resolved primitive and the step's arguments: identifies them without storing them. */
 function argsDigest(r: ActionRequest): string {
-  return createHash('sha256').update(stableJson({ primitive: r.primitive, args: r.args })).digest('hex');
+  return createHash('sha256')
+    .update(stableJson({ primitive: r.primitive, args: r.args }))
+    .digest('hex');
 }
 
 function stableJson(v: unknown): string {
   if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
   if (Array.isArray(v)) return `[${v.map(stableJson).join(',')}]`;
-  return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${stableJson((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  return `{${Object.keys(v)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${stableJson((v as Record<string, unknown>)[k])}`)
+    .join(',')}}`;
 }

@@ -7,8 +7,16 @@ export class SqliteAuditSink implements AuditSink {
 
   append(r: AuditRecord): void {
     const common = {
-      ts: r.ts, sessionId: r.sessionId, runId: r.runId ?? null, skillId: r.skillId ?? null, nodeId: r.nodeId ?? null,
-      capability: r.capability, target: r.target ?? null, reason: r.reason, policySource: r.policySource, argsDigest: r.argsDigest ?? null,
+      ts: r.ts,
+      sessionId: r.sessionId,
+      runId: r.runId ?? null,
+      skillId: r.skillId ?? null,
+      nodeId: r.nodeId ?? null,
+      capability: r.capability,
+      target: r.target ?? null,
+      reason: r.reason,
+      policySource: r.policySource,
+      argsDigest: r.argsDigest ?? null,
     };
     if (r.decision === 'confirm') appendAudit(this.db, { ...common, decision: 'confirm', answer: r.answer ?? 'deny' });
     else appendAudit(this.db, { ...common, decision: r.decision });

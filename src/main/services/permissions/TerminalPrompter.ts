@@ -7,7 +7,10 @@ import type { PermissionPrompt, PermissionPrompter, PromptResult } from '../../.
  */
 export class TerminalPrompter implements PermissionPrompter {
   constructor(
-    private readonly io: { input: NodeJS.ReadableStream & { isTTY?: boolean }; output: NodeJS.WritableStream & { isTTY?: boolean } } = { input: process.stdin, output: process.stderr },
+    private readonly io: { input: NodeJS.ReadableStream & { isTTY?: boolean }; output: NodeJS.WritableStream & { isTTY?: boolean } } = {
+      input: process.stdin,
+      output: process.stderr,
+    },
   ) {}
 
   async ask(prompt: PermissionPrompt, signal?: AbortSignal): Promise<PromptResult> {
@@ -32,11 +35,12 @@ export class TerminalPrompter implements PermissionPrompter {
       const onAbort = () => finish({ answer: 'deny', by: 'cancelled' });
       signal?.addEventListener('abort', onAbort, { once: true });
       rl.on('close', () => finish({ answer: 'deny', by: 'cancelled' }));
-      const askLine = () => rl.question('[o]nce / [s]ession / [d]eny (default deny): ', (line) => {
-        const a = parseAnswer(line);
-        if (a) finish({ answer: a, by: 'user' });
-        else askLine();
-      });
+      const askLine = () =>
+        rl.question('[o]nce / [s]ession / [d]eny (default deny): ', (line) => {
+          const a = parseAnswer(line);
+          if (a) finish({ answer: a, by: 'user' });
+          else askLine();
+        });
       askLine();
     });
   }

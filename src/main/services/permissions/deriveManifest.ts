@@ -52,10 +52,14 @@ export function deriveManifest(skill: Skill, library: SkillLibrary, opts: Derive
       if (node.kind !== 'action') continue;
       const where = `${[...chain, s.id].join(' > ')}#${node.id}`;
       const res = primitiveNeeds(s, node.primitive, {
-        raw: node.primitive, ...(s.app ? { app: s.app } : { app: '${app}' }), screenshot: node.screenshot ?? false, infer,
+        raw: node.primitive,
+        ...(s.app ? { app: s.app } : { app: '${app}' }),
+        screenshot: node.screenshot ?? false,
+        infer,
       });
       if (res.unanalysable) errors.push(`${where}: ${res.unanalysable}`);
-      for (const n of res.needs) add(n.capability, mapScope(describeTarget(n.target)?.replace(/^(app|skill):/, '') ?? '', n.capability) || undefined, where);
+      for (const n of res.needs)
+        add(n.capability, mapScope(describeTarget(n.target)?.replace(/^(app|skill):/, '') ?? '', n.capability) || undefined, where);
       if (node.primitive.action !== 'call') continue;
       const call = node.primitive;
       if (chain.length > 8 || chain.includes(s.id)) continue;
@@ -114,9 +118,18 @@ function suggestEntry(n: DerivedNeed): PermissionEntry {
   const known = n.scopes.filter((s) => s && !s.startsWith('unknown') && s !== 'none');
   const constraints: Constraints = {};
   if (scope === 'app' && known.length) constraints.apps = known;
-  if (scope === 'path' && known.length && known.every((s) => s.startsWith('/') || s.startsWith('${') || s.startsWith('~') || /^[A-Za-z]:/.test(s))) constraints.paths = known;
+  if (
+    scope === 'path' &&
+    known.length &&
+    known.every((s) => s.startsWith('/') || s.startsWith('${') || s.startsWith('~') || /^[A-Za-z]:/.test(s))
+  )
+    constraints.paths = known;
   if (scope === 'url' && known.length && known.every((s) => /^[a-z]+:\/\//.test(s))) constraints.urls = known;
-  return { capability: n.capability, effect: CAPABILITIES[n.capability].level === 'normal' ? 'allow' : 'confirm', ...(Object.keys(constraints).length && { constraints }) };
+  return {
+    capability: n.capability,
+    effect: CAPABILITIES[n.capability].level === 'normal' ? 'allow' : 'confirm',
+    ...(Object.keys(constraints).length && { constraints }),
+  };
 }
 
 export interface ManifestCheck {
@@ -134,16 +147,22 @@ export function checkSkillManifest(skill: Skill, library: SkillLibrary, opts: De
   for (const need of derived.needs) {
     const covering = manifest.filter((e) => e.effect !== 'deny' && patternCovers(e.capability, need.capability));
     const where = need.from.slice(0, 2).join(', ') + (need.from.length > 2 ? `, +${need.from.length - 2} more` : '');
-    const suggestion = JSON.stringify(suggestEntry(need)).replace(/"([a-z_]+)":/g, '$1: ').replace(/,/g, ', ');
+    const suggestion = JSON.stringify(suggestEntry(need))
+      .replace(/"([a-z_]+)":/g, '$1: ')
+      .replace(/,/g, ', ');
     if (covering.length === 0) {
-      errors.push(`under-declared: needs \`${need.capability}\`${need.scopes.length ? ` on ${need.scopes.slice(0, 3).join(', ')}` : ''} (${where}) but the manifest does not declare it; add ${suggestion}`);
+      errors.push(
+        `under-declared: needs \`${need.capability}\`${need.scopes.length ? ` on ${need.scopes.slice(0, 3).join(', ')}` : ''} (${where}) but the manifest does not declare it; add ${suggestion}`,
+      );
       continue;
     }
     if (isAppScoped(need.capability)) {
       const own = skill.app ?? '${app}';
       for (const app of need.scopes) {
         if (app.startsWith('unknown')) continue;
-        const ok = covering.some((e) => (e.constraints?.apps ?? [own]).includes(app) || (!skill.app && (e.constraints?.apps ?? ['${app}']).includes('${app}')));
+        const ok = covering.some(
+          (e) => (e.constraints?.apps ?? [own]).includes(app) || (!skill.app && (e.constraints?.apps ?? ['${app}']).includes('${app}')),
+        );
         if (!ok) errors.push(`under-declared: \`${need.capability}\` to app \`${app}\` (${where}) is not in any entry's \`apps\``);
       }
     }
@@ -174,12 +193,14 @@ function expandScopes(pattern: string): string[] {
  */
 export function enforceManifests(library: SkillLibrary, opts: DeriveOptions = {}): LibraryProblem[] {
   const added: LibraryProblem[] = [];
-  const at = (s: Skill): (string | number)[] => (s.kind === 'composite' ? ['methods', splitRef(s.id).method, 'composite', 'permissions'] : ['permissions']);
+  const at = (s: Skill): (string | number)[] =>
+    s.kind === 'composite' ? ['methods', splitRef(s.id).method, 'composite', 'permissions'] : ['permissions'];
   // Decide on every skill first: removing one must not change how its callers are judged.
   const checks = [...library.skills.values()].map((s) => ({ s, check: checkSkillManifest(s, library, opts) }));
   for (const { s, check } of checks) {
     for (const message of check.errors) added.push({ file: s.source.file, path: at(s), message: `${s.id}: ${message}`, severity: 'error' });
-    for (const message of check.warnings) added.push({ file: s.source.file, path: at(s), message: `${s.id}: ${message}`, severity: 'warning' });
+    for (const message of check.warnings)
+      added.push({ file: s.source.file, path: at(s), message: `${s.id}: ${message}`, severity: 'warning' });
     if (check.errors.length) library.skills.delete(s.id);
   }
   library.problems.push(...added);

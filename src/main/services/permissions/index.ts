@@ -13,7 +13,14 @@ import { loadWorkspacePolicy, localScopeEnv, persistentGrants } from './workspac
 export { PolicyMediator, type PolicyMediatorOptions } from './PolicyMediator';
 export { TerminalPrompter, formatPrompt, parseAnswer } from './TerminalPrompter';
 export { SqliteAuditSink, MemoryAuditSink } from './SqliteAuditSink';
-export { deriveManifest, checkSkillManifest, enforceManifests, type DerivedManifest, type DerivedNeed, type ManifestCheck } from './deriveManifest';
+export {
+  deriveManifest,
+  checkSkillManifest,
+  enforceManifests,
+  type DerivedManifest,
+  type DerivedNeed,
+  type ManifestCheck,
+} from './deriveManifest';
 export { primitiveNeeds, isInputPrimitive, type CapabilityNeed } from './primitiveNeeds';
 export { inferScript, inferFile, inferCommand, detectLanguage, fsScriptReader } from './inference';
 export type { InferenceResult, InferredCapability, InferenceFinding, ScriptLanguage, ScriptReader } from './inference';
@@ -41,7 +48,11 @@ export function createPolicyMediator(o: CreatePolicyMediatorOptions): { mediator
   });
   const audit = o.audit ?? (o.db ? new SqliteAuditSink(o.db) : undefined);
   const mediator = new PolicyMediator({
-    library: o.library, session, prompter: o.prompter, ...(audit && { audit }), ...(o.now && { now: o.now }),
+    library: o.library,
+    session,
+    prompter: o.prompter,
+    ...(audit && { audit }),
+    ...(o.now && { now: o.now }),
     ...(o.promptTimeoutMs !== undefined && { promptTimeoutMs: o.promptTimeoutMs }),
   });
   return { mediator, session };
@@ -52,7 +63,9 @@ export function createPolicyMediator(o: CreatePolicyMediatorOptions): { mediator
  * set of session grants) for the core's lifetime, the library read from the core when needed.
  * @example createMediator: policyMediatorFactory({ prompter: new TerminalPrompter(), dataDir })
  */
-export function policyMediatorFactory(o: Omit<CreatePolicyMediatorOptions, 'library' | 'db' | 'workspace'> & { dataDir?: string; workspace?: WorkspacePolicy }) {
+export function policyMediatorFactory(
+  o: Omit<CreatePolicyMediatorOptions, 'library' | 'db' | 'workspace'> & { dataDir?: string; workspace?: WorkspacePolicy },
+) {
   let built: PolicyMediator | undefined;
   return (core: { loadLibrary(): Promise<{ library: SkillLibrary }>; readonly db?: StoreDb | undefined }): PolicyMediator => {
     built ??= createPolicyMediator({

@@ -57,16 +57,30 @@ export function primitiveNeeds(
   let inference: InferenceResult | undefined;
 
   switch (primitive.action) {
-    case 'launch': add('app.launch', appTarget, 'launch'); break;
-    case 'key': case 'type_text': add('input.keyboard', appTarget, primitive.action); break;
+    case 'launch':
+      add('app.launch', appTarget, 'launch');
+      break;
+    case 'key':
+    case 'type_text':
+      add('input.keyboard', appTarget, primitive.action);
+      break;
     case 'hotkey':
       add('input.keyboard', appTarget, primitive.action);
       // Copy and cut make the app replace the clipboard.
       if (isCopyChord(primitive.keys)) add('clipboard.write', { kind: 'none' }, `hotkey ${primitive.keys.join('+')}`);
       break;
-    case 'click': case 'double_click': case 'right_click': case 'scroll': case 'drag': {
+    case 'click':
+    case 'double_click':
+    case 'right_click':
+    case 'scroll':
+    case 'drag': {
       add('input.mouse', appTarget, primitive.action);
-      const targets = primitive.action === 'drag' ? [primitive.from, primitive.to] : primitive.action === 'scroll' ? [primitive.target] : [primitive.target];
+      const targets =
+        primitive.action === 'drag'
+          ? [primitive.from, primitive.to]
+          : primitive.action === 'scroll'
+            ? [primitive.target]
+            : [primitive.target];
       // Finding a target by its visible text reads the screen (OCR grounding).
       if (targets.some((t) => t?.kind === 'text')) add('screen.capture', { kind: 'none' }, `${primitive.action} on visible text`);
       if ('expect' in primitive && primitive.expect && conditionReadsScreen(primitive.expect.condition)) {
@@ -85,7 +99,9 @@ export function primitiveNeeds(
         if (isSecretPath(path)) add('secrets.read', { kind: 'path', path }, 'read file');
       }
       break;
-    case 'call': add('skill.call', { kind: 'skill', skill: primitive.skill }, `call ${primitive.skill}`); break;
+    case 'call':
+      add('skill.call', { kind: 'skill', skill: primitive.skill }, `call ${primitive.skill}`);
+      break;
     case 'run_script': {
       const interp = primitive.interpreter;
       add('script.execute', { kind: 'command', command: primitive.script }, `run_script (${interp})`);
@@ -94,7 +110,9 @@ export function primitiveNeeds(
       if (!inference.ok) unanalysable = `the ${interp} script cannot be fully analysed: ${inference.errors.slice(0, 2).join('; ')}`;
       break;
     }
-    case 'focus_window': case 'wait_for_window': case 'wait':
+    case 'focus_window':
+    case 'wait_for_window':
+    case 'wait':
       break;
   }
   if (opts.screenshot) add('screen.capture', { kind: 'none' }, 'screenshot after the step');
@@ -118,7 +136,11 @@ export function primitiveNeeds(
     for (const [name, spec] of Object.entries(skill.args)) {
       if (!slots.has(name) || !isUrlArg(name, spec)) continue;
       const value = opts.args?.[name];
-      add('web.navigate', typeof value === 'string' ? { kind: 'url', url: value } : { kind: 'url', url: `\${${name}}` }, `argument \`${name}\``);
+      add(
+        'web.navigate',
+        typeof value === 'string' ? { kind: 'url', url: value } : { kind: 'url', url: `\${${name}}` },
+        `argument \`${name}\``,
+      );
     }
   }
   return { needs, ...(unanalysable && { unanalysable }), ...(inference && { inference }) };

@@ -34,7 +34,11 @@ export function localScopeEnv(policy: WorkspacePolicy, platform: NodeJS.Platform
   const home = homedir();
   return {
     folders: {
-      home, documents: join(home, 'Documents'), desktop: join(home, 'Desktop'), downloads: join(home, 'Downloads'), temp: tmpdir(),
+      home,
+      documents: join(home, 'Documents'),
+      desktop: join(home, 'Desktop'),
+      downloads: join(home, 'Downloads'),
+      temp: tmpdir(),
       ...policy.folders,
     },
     pathStyle: platform === 'win32' ? 'win32' : 'posix',
@@ -47,9 +51,16 @@ export function persistentGrants(db: StoreDb, now = Date.now()): Grant[] {
   return listGrants(db, { state: 'active', now }).flatMap((row): Grant[] => {
     const c = ConstraintsSchema.safeParse(row.constraints);
     if (!c.success || !isCapability(row.capability)) return [];
-    return [{
-      id: `p${row.id}`, skill: row.skillId, capability: row.capability, constraints: c.data, scope: 'persistent',
-      grantedAt: row.grantedAt, ...(row.expiresAt !== null && { expiresAt: row.expiresAt }),
-    }];
+    return [
+      {
+        id: `p${row.id}`,
+        skill: row.skillId,
+        capability: row.capability,
+        constraints: c.data,
+        scope: 'persistent',
+        grantedAt: row.grantedAt,
+        ...(row.expiresAt !== null && { expiresAt: row.expiresAt }),
+      },
+    ];
   });
 }

@@ -40,13 +40,21 @@ export interface Embedder {
 }
 
 /** Embeds through the cache: only texts never seen with this model reach the embedder. */
-export async function embedCached(embedder: Embedder, cache: EmbeddingCache, texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> {
+export async function embedCached(
+  embedder: Embedder,
+  cache: EmbeddingCache,
+  texts: readonly string[],
+  signal?: AbortSignal,
+): Promise<Float32Array[]> {
   const hashes = texts.map(textHash);
   const found = cache.getMany?.(embedder.model, hashes);
   const out: (Float32Array | undefined)[] = hashes.map((h) => (found ? found.get(h) : cache.get(embedder.model, h)));
   const missing = out.flatMap((v, i) => (v ? [] : [i]));
   if (missing.length) {
-    const vectors = await embedder.embed(missing.map((i) => texts[i]!), signal);
+    const vectors = await embedder.embed(
+      missing.map((i) => texts[i]!),
+      signal,
+    );
     const fresh = missing.map((i, k) => ({ i, textHash: hashes[i]!, vector: normalise(Float32Array.from(vectors[k]!)) }));
     if (cache.putMany) cache.putMany(embedder.model, fresh);
     else for (const f of fresh) cache.put(embedder.model, f.textHash, f.vector);
@@ -71,6 +79,15 @@ export function cosine(a: Float32Array, b: Float32Array): number {
 }
 
 /** The embedder role's client as an `Embedder` (tokens go to `meter` when given). */
-export function llmEmbedder(client: { config: { model: string }; embed(texts: readonly string[], opts?: { signal?: AbortSignal; meter?: UsageMeter }): Promise<number[][]> }, meter?: UsageMeter): Embedder {
-  return { model: client.config.model, embed: (texts, signal) => client.embed(texts, { ...(signal && { signal }), ...(meter && { meter }) }) };
+export function llmEmbedder(
+  client: {
+    config: { model: string };
+    embed(texts: readonly string[], opts?: { signal?: AbortSignal; meter?: UsageMeter }): Promise<number[][]>;
+  },
+  meter?: UsageMeter,
+): Embedder {
+  return {
+    model: client.config.model,
+    embed: (texts, signal) => client.embed(texts, { ...(signal && { signal }), ...(meter && { meter }) }),
+  };
 }

@@ -47,7 +47,11 @@ export class HybridRetriever {
   private cardVectors?: Promise<Float32Array[]>;
   private readonly cache: EmbeddingCache;
 
-  constructor(cards: readonly SkillCard[], private readonly options: HybridOptions = {}, appNames?: (app: string) => string) {
+  constructor(
+    cards: readonly SkillCard[],
+    private readonly options: HybridOptions = {},
+    appNames?: (app: string) => string,
+  ) {
     this.cards = [...cards];
     this.byRef = new Map(this.cards.map((c) => [c.ref, c]));
     this.position = new Map(this.cards.map((c, i) => [c.ref, i]));
@@ -75,8 +79,8 @@ export class HybridRetriever {
     const perQuery = opts.perQuery ?? Math.max(top, 10);
     const merged = new Map<string, RetrievalHit>();
     const vectors = this.options.embedder ? await this.vectors(opts.signal) : undefined;
-    const queryVectors = this.options.embedder && queries.length
-      ? await embedCached(this.options.embedder, this.cache, queries, opts.signal) : undefined;
+    const queryVectors =
+      this.options.embedder && queries.length ? await embedCached(this.options.embedder, this.cache, queries, opts.signal) : undefined;
     queries.forEach((q, qi) => {
       for (const hit of this.rank(q, perQuery, vectors, queryVectors?.[qi])) {
         const seen = merged.get(hit.card.ref);
@@ -94,10 +98,14 @@ export class HybridRetriever {
     const lex = this.lexical.search(q, limit);
     const max = lex[0]?.score ?? 1;
     const hits = new Map<string, RetrievalHit>();
-    for (const h of lex) hits.set(h.ref, { card: this.byRef.get(h.ref)!, score: h.score / max, lexical: h.score, queries: [q], intent: h.intent });
+    for (const h of lex)
+      hits.set(h.ref, { card: this.byRef.get(h.ref)!, score: h.score / max, lexical: h.score, queries: [q], intent: h.intent });
     if (!vectors || !qv) return [...hits.values()];
     const w = this.options.lexicalWeight ?? 0.5;
-    const sims = this.cards.map((c, i) => ({ c, s: cosine(vectors[i]!, qv) })).sort((a, b) => b.s - a.s).slice(0, limit);
+    const sims = this.cards
+      .map((c, i) => ({ c, s: cosine(vectors[i]!, qv) }))
+      .sort((a, b) => b.s - a.s)
+      .slice(0, limit);
     for (const { c } of sims) if (!hits.has(c.ref)) hits.set(c.ref, { card: c, score: 0, lexical: 0, queries: [q] });
     for (const h of hits.values()) {
       const i = this.position.get(h.card.ref)!;
@@ -109,7 +117,9 @@ export class HybridRetriever {
 
   private vectors(signal?: AbortSignal): Promise<Float32Array[]> {
     this.cardVectors ??= embedCached(this.options.embedder!, this.cache, this.cards.map(cardText), signal);
-    this.cardVectors.catch(() => { this.cardVectors = undefined; });
+    this.cardVectors.catch(() => {
+      this.cardVectors = undefined;
+    });
     return this.cardVectors;
   }
 }

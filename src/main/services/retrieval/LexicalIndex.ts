@@ -33,13 +33,25 @@ export class MiniSearchLexicalIndex {
       storeFields: [],
       processTerm,
       tokenize: (text) => text.split(/[^\p{L}\p{N}]+/u).filter(Boolean),
-      searchOptions: { boost: { intent: 2, name: 1.5, description: 1, apps: 1 }, prefix: (t) => t.length >= 5, fuzzy: (t) => (t.length >= 6 ? 0.15 : false), combineWith: 'OR' },
+      searchOptions: {
+        boost: { intent: 2, name: 1.5, description: 1, apps: 1 },
+        prefix: (t) => t.length >= 5,
+        fuzzy: (t) => (t.length >= 6 ? 0.15 : false),
+        combineWith: 'OR',
+      },
     });
     for (const card of cards) {
       const name = card.ref.replace(/[._-]/g, ' ');
       const apps = card.apps.map((a) => `${a} ${appNames(a)}`).join(' ');
       for (const intent of card.intents.length ? card.intents : [card.description]) {
-        this.docs.push({ id: this.docs.length, ref: card.ref, name, description: card.description, intent: intent.replace(/\$\{([a-z0-9_]+)[^}]*\}/gi, '$1'), apps });
+        this.docs.push({
+          id: this.docs.length,
+          ref: card.ref,
+          name,
+          description: card.description,
+          intent: intent.replace(/\$\{([a-z0-9_]+)[^}]*\}/gi, '$1'),
+          apps,
+        });
       }
     }
     this.index.addAll(this.docs);

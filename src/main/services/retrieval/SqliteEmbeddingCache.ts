@@ -18,6 +18,9 @@ export class SqliteEmbeddingCache implements EmbeddingCache {
   }
 
   putMany(model: string, entries: readonly { textHash: string; vector: Float32Array }[]): void {
-    putEmbeddings(this.db, entries.map((e) => ({ textHash: e.textHash, model, vector: e.vector })));
+    putEmbeddings(
+      this.db,
+      entries.map((e) => ({ textHash: e.textHash, model, vector: e.vector })),
+    );
   }
 }

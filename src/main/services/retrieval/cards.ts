@@ -25,17 +25,31 @@ export function skillCards(library: SkillLibrary, platform?: Platform): SkillCar
     if (iface.universal) continue;
     for (const [name, m] of Object.entries(iface.methods)) {
       const ref = `${iface.id}.${name}`;
-      const apps = m.composite
-        ? library.implementers(iface.id)
-        : library.implementationsOf(ref).map((s) => s.app!);
+      const apps = m.composite ? library.implementers(iface.id) : library.implementationsOf(ref).map((s) => s.app!);
       const here = [...new Set(apps)].filter(runsHere).sort();
       if (!here.length || (m.composite && !library.skills.has(ref))) continue;
-      cards.push({ ref, kind: 'method', description: m.description, intents: m.intents, args: m.args, apps: here, ...(m.returns && { returns: m.returns.type }) });
+      cards.push({
+        ref,
+        kind: 'method',
+        description: m.description,
+        intents: m.intents,
+        args: m.args,
+        apps: here,
+        ...(m.returns && { returns: m.returns.type }),
+      });
     }
   }
   for (const s of library.skills.values()) {
     if (s.kind !== 'app_skill' || !runsHere(s.app!)) continue;
-    cards.push({ ref: s.id, kind: 'app_skill', description: s.description, intents: s.intents, args: s.args, apps: [s.app!], ...(s.returns && { returns: s.returns.type }) });
+    cards.push({
+      ref: s.id,
+      kind: 'app_skill',
+      description: s.description,
+      intents: s.intents,
+      args: s.args,
+      apps: [s.app!],
+      ...(s.returns && { returns: s.returns.type }),
+    });
   }
   return cards.sort((a, b) => a.ref.localeCompare(b.ref));
 }

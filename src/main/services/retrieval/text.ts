@@ -2,7 +2,9 @@
  * Text normalisation shared by the lexical index and the offline planner: lower case, words,
  * common English stop words dropped, and a light suffix stemmer so "saving"/"saved"/"saves" meet.
  */
-const STOP = new Set('a an the to of in on at for with and or it its this that is are be by as into from my me i please can you your then'.split(' '));
+const STOP = new Set(
+  'a an the to of in on at for with and or it its this that is are be by as into from my me i please can you your then'.split(' '),
+);
 
 /** Light stemming: enough for skill intents, deterministic, no dictionary. */
 export function stem(word: string): string {
@@ -20,12 +22,19 @@ export function stem(word: string): string {
 
 /** Words of a text, lower-cased, `${slot}` markers turned into the slot's name. */
 export function words(text: string): string[] {
-  return text.replace(/\$\{([a-z0-9_]+)[^}]*\}/gi, ' $1 ').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return (
+    text
+      .replace(/\$\{([a-z0-9_]+)[^}]*\}/gi, ' $1 ')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  );
 }
 
 /** Index terms of a text: words without stop words, stemmed. */
 export function terms(text: string): string[] {
-  return words(text).filter((w) => !STOP.has(w)).map(stem);
+  return words(text)
+    .filter((w) => !STOP.has(w))
+    .map(stem);
 }
 
 /** The minisearch term processor: same normalisation for documents and queries. */

@@ -12,16 +12,33 @@ export class SqliteRunJournal implements RunJournal {
 
   startRun(run: Parameters<RunJournal['startRun']>[0]): void {
     createRun(this.db, {
-      id: run.id, skillId: run.skillId, app: run.app ?? null, args: run.args, dryRun: run.dryRun, startedAt: run.startedAt,
-      parentRunId: run.parentRunId ?? null, goal: run.goal ?? null, sessionId: this.sessionId ?? null,
+      id: run.id,
+      skillId: run.skillId,
+      app: run.app ?? null,
+      args: run.args,
+      dryRun: run.dryRun,
+      startedAt: run.startedAt,
+      parentRunId: run.parentRunId ?? null,
+      goal: run.goal ?? null,
+      sessionId: this.sessionId ?? null,
     });
   }
 
   recordStep(step: StepRecord): void {
     appendStep(this.db, {
-      runId: step.runId, seq: step.seq, depth: step.depth, skillId: step.skillId, app: step.app ?? null, nodeId: step.nodeId,
-      primitive: step.primitive, resolvedArgs: step.resolved, startedAt: step.startedAt, endedAt: step.endedAt, outcome: step.outcome,
-      error: step.error ?? null, screenshotPath: step.screenshotPath ?? null,
+      runId: step.runId,
+      seq: step.seq,
+      depth: step.depth,
+      skillId: step.skillId,
+      app: step.app ?? null,
+      nodeId: step.nodeId,
+      primitive: step.primitive,
+      resolvedArgs: step.resolved,
+      startedAt: step.startedAt,
+      endedAt: step.endedAt,
+      outcome: step.outcome,
+      error: step.error ?? null,
+      screenshotPath: step.screenshotPath ?? null,
     });
   }
 

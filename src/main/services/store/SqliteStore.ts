@@ -52,7 +52,11 @@ export function openStore(opts: OpenStoreOptions): SqliteStore {
   try {
     mkdirSync(dirname(file), { recursive: true });
   } catch (err) {
-    throw new StoreError('store.open_failed', `Cannot create the data folder ${dirname(file)}: ${(err as Error).message}. Choose a writable folder with --data-dir.`, { file });
+    throw new StoreError(
+      'store.open_failed',
+      `Cannot create the data folder ${dirname(file)}: ${(err as Error).message}. Choose a writable folder with --data-dir.`,
+      { file },
+    );
   }
   const db = connect(file, opts.nativeBinding, busyTimeoutMs);
   try {
@@ -63,7 +67,11 @@ export function openStore(opts: OpenStoreOptions): SqliteStore {
     const now = opts.now ?? Date.now;
     const recoveredRunIds = recoverInterruptedRuns(db, { now: now() });
     return {
-      db, file, journalMode, migrations, recoveredRunIds,
+      db,
+      file,
+      journalMode,
+      migrations,
+      recoveredRunIds,
       schemaVersion: migrations.to,
       close() {
         if (!db.open) return;
@@ -86,8 +94,12 @@ function connect(file: string, nativeBinding: string | undefined, timeout: numbe
   } catch (err) {
     const message = (err as Error).message;
     // better-sqlite3 compiled for Electron cannot load in Node and vice versa; say which runtime wants what.
-    if (/NODE_MODULE_VERSION|was compiled against|Could not locate the bindings|invalid ELF|not a valid Win32|Cannot find module|ERR_DLOPEN_FAILED/i.test(message)
-      || (err as { code?: string }).code === 'ERR_DLOPEN_FAILED') {
+    if (
+      /NODE_MODULE_VERSION|was compiled against|Could not locate the bindings|invalid ELF|not a valid Win32|Cannot find module|ERR_DLOPEN_FAILED/i.test(
+        message,
+      ) ||
+      (err as { code?: string }).code === 'ERR_DLOPEN_FAILED'
+    ) {
       throw new StoreError(
         'store.native_binding',
         `Cannot load better-sqlite3's native addon${nativeBinding ? ` from ${nativeBinding}` : ''} in ${runtimeName()}: ${firstLine(message)}. ` +
@@ -101,7 +113,9 @@ function connect(file: string, nativeBinding: string | undefined, timeout: numbe
 
 function runtimeName(): string {
   const electron = process.versions.electron;
-  return electron ? `Electron ${electron} (ABI ${process.versions.modules})` : `Node ${process.versions.node} (ABI ${process.versions.modules})`;
+  return electron
+    ? `Electron ${electron} (ABI ${process.versions.modules})`
+    : `Node ${process.versions.node} (ABI ${process.versions.modules})`;
 }
 
 function firstLine(text: string): string {

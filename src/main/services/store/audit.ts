@@ -67,15 +67,43 @@ export interface ListAuditFilter {
 }
 
 interface AuditRecord {
-  id: number; ts: number; session_id: string; run_id: string | null; skill_id: string | null; node_id: string | null; capability: string;
-  target: string | null; decision: AuditDecision; answer: AuditAnswer | null; reason: string; policy_source: string; args_digest: string | null;
-  prev_hash: string; hash: string;
+  id: number;
+  ts: number;
+  session_id: string;
+  run_id: string | null;
+  skill_id: string | null;
+  node_id: string | null;
+  capability: string;
+  target: string | null;
+  decision: AuditDecision;
+  answer: AuditAnswer | null;
+  reason: string;
+  policy_source: string;
+  args_digest: string | null;
+  prev_hash: string;
+  hash: string;
 }
 
 /** The hash of a row: SHA-256 over the canonical JSON of all fields but `id` and `hash` (so `prevHash` chains it). */
 export function auditHash(row: Omit<AuditRow, 'id' | 'hash'>): string {
   const { ts, sessionId, runId, skillId, nodeId, capability, target, decision, answer, reason, policySource, argsDigest, prevHash } = row;
-  return sha256Hex(canonicalJson({ ts, sessionId, runId, skillId, nodeId, capability, target, decision, answer, reason, policySource, argsDigest, prevHash }));
+  return sha256Hex(
+    canonicalJson({
+      ts,
+      sessionId,
+      runId,
+      skillId,
+      nodeId,
+      capability,
+      target,
+      decision,
+      answer,
+      reason,
+      policySource,
+      argsDigest,
+      prevHash,
+    }),
+  );
 }
 
 /** SHA-256 of the canonical JSON of a primitive's arguments, for `argsDigest`. */
@@ -97,7 +125,10 @@ export function appendAudit(db: StoreDb, entry: AuditEntry): AuditRow {
   const { decision, answer } = entry as { decision: AuditDecision; answer?: unknown };
   if (decision === 'confirm') expectOneOf(answer, ANSWERS, 'answer');
   else if (answer != null) {
-    throw new StoreError('store.invalid_argument', `Expected \`answer\` to be absent for a '${decision}' decision (only 'confirm' is answered), got ${describeValue(answer)}`);
+    throw new StoreError(
+      'store.invalid_argument',
+      `Expected \`answer\` to be absent for a '${decision}' decision (only 'confirm' is answered), got ${describeValue(answer)}`,
+    );
   }
   expectText(entry.reason, 'reason');
   expectText(entry.policySource, 'policySource');
@@ -108,15 +139,40 @@ export function appendAudit(db: StoreDb, entry: AuditEntry): AuditRow {
 function appendInTransaction(db: StoreDb, entry: AuditEntry & { ts: number }): AuditRow {
   const last = prepared<{ hash: string }>(db, 'SELECT hash FROM audit ORDER BY id DESC LIMIT 1').get();
   const fields = {
-    ts: entry.ts, sessionId: entry.sessionId, runId: entry.runId ?? null, skillId: entry.skillId ?? null, nodeId: entry.nodeId ?? null,
-    capability: entry.capability, target: entry.target ?? null, decision: entry.decision, answer: entry.answer ?? null, reason: entry.reason,
-    policySource: entry.policySource, argsDigest: entry.argsDigest ?? null, prevHash: last?.hash ?? AUDIT_GENESIS_HASH,
+    ts: entry.ts,
+    sessionId: entry.sessionId,
+    runId: entry.runId ?? null,
+    skillId: entry.skillId ?? null,
+    nodeId: entry.nodeId ?? null,
+    capability: entry.capability,
+    target: entry.target ?? null,
+    decision: entry.decision,
+    answer: entry.answer ?? null,
+    reason: entry.reason,
+    policySource: entry.policySource,
+    argsDigest: entry.argsDigest ?? null,
+    prevHash: last?.hash ?? AUDIT_GENESIS_HASH,
   };
   const hash = auditHash(fields);
-  const info = prepared(db, `INSERT INTO audit (ts, session_id, run_id, skill_id, node_id, capability, target, decision, answer, reason, policy_source, args_digest, prev_hash, hash)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
-    fields.ts, fields.sessionId, fields.runId, fields.skillId, fields.nodeId, fields.capability, fields.target, fields.decision, fields.answer,
-    fields.reason, fields.policySource, fields.argsDigest, fields.prevHash, hash,
+  const info = prepared(
+    db,
+    `INSERT INTO audit (ts, session_id, run_id, skill_id, node_id, capability, target, decision, answer, reason, policy_source, args_digest, prev_hash, hash)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    fields.ts,
+    fields.sessionId,
+    fields.runId,
+    fields.skillId,
+    fields.nodeId,
+    fields.capability,
+    fields.target,
+    fields.decision,
+    fields.answer,
+    fields.reason,
+    fields.policySource,
+    fields.argsDigest,
+    fields.prevHash,
+    hash,
   );
   return { id: Number(info.lastInsertRowid), ...fields, hash };
 }
@@ -126,7 +182,9 @@ export function listAudit(db: StoreDb, filter: ListAuditFilter = {}): AuditRow[]
   const limit = filter.limit ?? 1000;
   expectInteger(limit, 'limit', 1);
   const { sql, params } = auditQuery(filter);
-  return prepared<AuditRecord>(db, `${sql} LIMIT ?`).all(...params, limit).map(toAuditRow);
+  return prepared<AuditRecord>(db, `${sql} LIMIT ?`)
+    .all(...params, limit)
+    .map(toAuditRow);
 }
 
 /** Streams audit rows in append order (no limit); do not write to `db` while iterating. */
@@ -151,10 +209,22 @@ export function verifyAuditRows(rows: Iterable<AuditRow>): AuditVerification {
   let count = 0;
   for (const row of rows) {
     if (row.prevHash !== prev) {
-      return { ok: false, firstBadId: row.id, reason: 'chain_broken', count, message: `Audit row ${row.id} does not follow the row before it: a row was deleted, inserted or reordered before it` };
+      return {
+        ok: false,
+        firstBadId: row.id,
+        reason: 'chain_broken',
+        count,
+        message: `Audit row ${row.id} does not follow the row before it: a row was deleted, inserted or reordered before it`,
+      };
     }
     if (auditHash(row) !== row.hash) {
-      return { ok: false, firstBadId: row.id, reason: 'row_modified', count, message: `Audit row ${row.id} was modified after it was written: its content no longer matches its hash` };
+      return {
+        ok: false,
+        firstBadId: row.id,
+        reason: 'row_modified',
+        count,
+        message: `Audit row ${row.id} was modified after it was written: its content no longer matches its hash`,
+      };
     }
     prev = row.hash;
     count++;
@@ -196,8 +266,20 @@ function auditQuery(filter: Omit<ListAuditFilter, 'limit'>): { sql: string; para
 
 function toAuditRow(r: AuditRecord): AuditRow {
   return {
-    id: r.id, ts: r.ts, sessionId: r.session_id, runId: r.run_id, skillId: r.skill_id, nodeId: r.node_id, capability: r.capability,
-    target: r.target, decision: r.decision, answer: r.answer, reason: r.reason, policySource: r.policy_source, argsDigest: r.args_digest,
-    prevHash: r.prev_hash, hash: r.hash,
+    id: r.id,
+    ts: r.ts,
+    sessionId: r.session_id,
+    runId: r.run_id,
+    skillId: r.skill_id,
+    nodeId: r.node_id,
+    capability: r.capability,
+    target: r.target,
+    decision: r.decision,
+    answer: r.answer,
+    reason: r.reason,
+    policySource: r.policy_source,
+    argsDigest: r.args_digest,
+    prevHash: r.prev_hash,
+    hash: r.hash,
   };
 }

@@ -26,12 +26,20 @@ export function putEmbedding(db: StoreDb, input: EmbeddingInput): void {
   expectText(input.textHash, 'textHash');
   expectText(input.model, 'model');
   if (!(input.vector instanceof Float32Array) || input.vector.length === 0) {
-    throw new StoreError('store.invalid_argument', `Expected \`vector\` to be a non-empty Float32Array, got ${describeValue(input.vector)}`);
+    throw new StoreError(
+      'store.invalid_argument',
+      `Expected \`vector\` to be a non-empty Float32Array, got ${describeValue(input.vector)}`,
+    );
   }
   const createdAt = input.createdAt ?? Date.now();
   expectInteger(createdAt, 'createdAt');
-  prepared(db, 'INSERT OR REPLACE INTO embeddings (text_hash, model, dims, vector, created_at) VALUES (?, ?, ?, ?, ?)')
-    .run(input.textHash, input.model, input.vector.length, encodeVector(input.vector), createdAt);
+  prepared(db, 'INSERT OR REPLACE INTO embeddings (text_hash, model, dims, vector, created_at) VALUES (?, ?, ?, ?, ?)').run(
+    input.textHash,
+    input.model,
+    input.vector.length,
+    encodeVector(input.vector),
+    createdAt,
+  );
 }
 
 /** Stores many vectors in one transaction (one commit instead of one per vector). */
@@ -43,7 +51,10 @@ export function putEmbeddings(db: StoreDb, inputs: readonly EmbeddingInput[]): v
 
 /** The cached vector of a text under a model, or undefined. */
 export function getEmbedding(db: StoreDb, textHash: string, model: string): Float32Array | undefined {
-  const row = prepared<{ dims: number; vector: Buffer }>(db, 'SELECT dims, vector FROM embeddings WHERE text_hash = ? AND model = ?').get(textHash, model);
+  const row = prepared<{ dims: number; vector: Buffer }>(db, 'SELECT dims, vector FROM embeddings WHERE text_hash = ? AND model = ?').get(
+    textHash,
+    model,
+  );
   return row && decodeVector(row.vector, row.dims);
 }
 

@@ -38,7 +38,13 @@ export interface ListGrantsFilter {
 }
 
 interface GrantRecord {
-  id: number; skill_id: string; capability: string; constraints_json: string; granted_at: number; expires_at: number | null; revoked_at: number | null;
+  id: number;
+  skill_id: string;
+  capability: string;
+  constraints_json: string;
+  granted_at: number;
+  expires_at: number | null;
+  revoked_at: number | null;
 }
 
 /** Stores a grant; returns it with its id. */
@@ -50,12 +56,23 @@ export function addGrant(db: StoreDb, grant: NewGrant): GrantRow {
   const expiresAt = grant.expiresAt ?? null;
   if (expiresAt !== null) {
     expectInteger(expiresAt, 'expiresAt');
-    if (expiresAt <= grantedAt) throw new StoreError('store.invalid_argument', `Expected \`expiresAt\` (${expiresAt}) to be after \`grantedAt\` (${grantedAt})`);
+    if (expiresAt <= grantedAt)
+      throw new StoreError('store.invalid_argument', `Expected \`expiresAt\` (${expiresAt}) to be after \`grantedAt\` (${grantedAt})`);
   }
   const constraints = grant.constraints ?? {};
-  const info = prepared(db, 'INSERT INTO grants (skill_id, capability, constraints_json, granted_at, expires_at) VALUES (?, ?, ?, ?, ?)')
-    .run(grant.skillId, grant.capability, toJson(constraints, 'constraints'), grantedAt, expiresAt);
-  return { id: Number(info.lastInsertRowid), skillId: grant.skillId, capability: grant.capability, constraints, grantedAt, expiresAt, revokedAt: null };
+  const info = prepared(
+    db,
+    'INSERT INTO grants (skill_id, capability, constraints_json, granted_at, expires_at) VALUES (?, ?, ?, ?, ?)',
+  ).run(grant.skillId, grant.capability, toJson(constraints, 'constraints'), grantedAt, expiresAt);
+  return {
+    id: Number(info.lastInsertRowid),
+    skillId: grant.skillId,
+    capability: grant.capability,
+    constraints,
+    grantedAt,
+    expiresAt,
+    revokedAt: null,
+  };
 }
 
 /** One grant by id, or undefined. */
@@ -81,7 +98,9 @@ export function listGrants(db: StoreDb, filter: ListGrantsFilter = {}): GrantRow
     params.push(filter.now ?? Date.now());
   }
   const sql = `SELECT * FROM grants ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id`;
-  return prepared<GrantRecord>(db, sql).all(...params).map(toGrantRow);
+  return prepared<GrantRecord>(db, sql)
+    .all(...params)
+    .map(toGrantRow);
 }
 
 /** Revokes a grant (the row stays for review). */
@@ -101,7 +120,12 @@ export function grantState(grant: GrantRow, now: number = Date.now()): GrantStat
 
 function toGrantRow(r: GrantRecord): GrantRow {
   return {
-    id: r.id, skillId: r.skill_id, capability: r.capability, constraints: JSON.parse(r.constraints_json) as Record<string, unknown>,
-    grantedAt: r.granted_at, expiresAt: r.expires_at, revokedAt: r.revoked_at,
+    id: r.id,
+    skillId: r.skill_id,
+    capability: r.capability,
+    constraints: JSON.parse(r.constraints_json) as Record<string, unknown>,
+    grantedAt: r.granted_at,
+    expiresAt: r.expires_at,
+    revokedAt: r.revoked_at,
   };
 }

@@ -4,24 +4,83 @@ export { defaultDataDir, storeFile, STORE_FILE_NAME, type DataDirContext } from 
 export { StoreError, type StoreErrorCode } from './errors';
 export type { StoreDb } from './statements';
 export { canonicalJson, sha256Hex } from './json';
-export { MIGRATIONS, LATEST_SCHEMA_VERSION, migrate, schemaVersion, checkMigrationList, type Migration, type MigrationReport } from './migrations';
 export {
-  createRun, finishRun, setRunAccounting, appendStep, getRun, findRunsByIdPrefix, listRuns, getSteps,
-  type RunRow, type StepRow, type RunStatus, type FinishedRunStatus, type StepOutcome, type RunErrorData, type RunAccounting,
-  type NewRun, type RunEnd, type NewStep, type ListRunsFilter,
+  MIGRATIONS,
+  LATEST_SCHEMA_VERSION,
+  migrate,
+  schemaVersion,
+  checkMigrationList,
+  type Migration,
+  type MigrationReport,
+} from './migrations';
+export {
+  createRun,
+  finishRun,
+  setRunAccounting,
+  appendStep,
+  getRun,
+  findRunsByIdPrefix,
+  listRuns,
+  getSteps,
+  type RunRow,
+  type StepRow,
+  type RunStatus,
+  type FinishedRunStatus,
+  type StepOutcome,
+  type RunErrorData,
+  type RunAccounting,
+  type NewRun,
+  type RunEnd,
+  type NewStep,
+  type ListRunsFilter,
 } from './runs';
 export { recoverInterruptedRuns, ownerState, ownerIdentity, type OwnerState, type OwnerIdentity, type RecoverOptions } from './runRecovery';
 export { SqliteRunJournal } from './SqliteRunJournal';
 export { addMemory, listMemory, type MemoryRow, type NewMemory, type ListMemoryFilter } from './memory';
 export {
-  appendAudit, listAudit, iterateAudit, verifyAuditChain, verifyAuditRows, exportAuditJsonl, auditHash, digestArgs, AUDIT_GENESIS_HASH,
-  type AuditRow, type AuditEntry, type AuditDecision, type AuditAnswer, type AuditVerification, type ListAuditFilter,
+  appendAudit,
+  listAudit,
+  iterateAudit,
+  verifyAuditChain,
+  verifyAuditRows,
+  exportAuditJsonl,
+  auditHash,
+  digestArgs,
+  AUDIT_GENESIS_HASH,
+  type AuditRow,
+  type AuditEntry,
+  type AuditDecision,
+  type AuditAnswer,
+  type AuditVerification,
+  type ListAuditFilter,
 } from './audit';
-export { addGrant, getGrant, listGrants, revokeGrant, grantState, type GrantRow, type GrantState, type NewGrant, type ListGrantsFilter } from './grants';
 export {
-  putEmbedding, putEmbeddings, getEmbedding, getEmbeddings, deleteEmbeddingsForModel, embeddingTextHash, type EmbeddingInput,
+  addGrant,
+  getGrant,
+  listGrants,
+  revokeGrant,
+  grantState,
+  type GrantRow,
+  type GrantState,
+  type NewGrant,
+  type ListGrantsFilter,
+} from './grants';
+export {
+  putEmbedding,
+  putEmbeddings,
+  getEmbedding,
+  getEmbeddings,
+  deleteEmbeddingsForModel,
+  embeddingTextHash,
+  type EmbeddingInput,
 } from './embeddings';
 export {
-  replaceSkillIndex, listSkillIndex, getSkillIndexEntry, type SkillIndexEntry, type SkillIndexRow, type SkillIndexKind, type ListSkillIndexFilter,
+  replaceSkillIndex,
+  listSkillIndex,
+  getSkillIndexEntry,
+  type SkillIndexEntry,
+  type SkillIndexRow,
+  type SkillIndexKind,
+  type ListSkillIndexFilter,
 } from './skillIndex';
 export { getSetting, setSetting, deleteSetting, listSettings, type SettingRow } from './settings';

@@ -42,9 +42,13 @@ export function toJson(value: unknown, what: string): string {
   try {
     text = JSON.stringify(value);
   } catch (err) {
-    throw new StoreError('store.invalid_argument', `Expected \`${what}\` to be JSON-serialisable, got ${describeValue(value)}: ${(err as Error).message}`);
+    throw new StoreError(
+      'store.invalid_argument',
+      `Expected \`${what}\` to be JSON-serialisable, got ${describeValue(value)}: ${(err as Error).message}`,
+    );
   }
-  if (text === undefined) throw new StoreError('store.invalid_argument', `Expected \`${what}\` to be a JSON value, got ${describeValue(value)}`);
+  if (text === undefined)
+    throw new StoreError('store.invalid_argument', `Expected \`${what}\` to be a JSON value, got ${describeValue(value)}`);
   return text;
 }
 

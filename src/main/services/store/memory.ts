@@ -36,8 +36,17 @@ export interface ListMemoryFilter {
 }
 
 interface MemoryRecord {
-  id: number; run_id: string | null; session_id: string; goal: string; step: number; intent: string; skill_id: string | null;
-  args_json: string; outcome: string; summary: string; created_at: number;
+  id: number;
+  run_id: string | null;
+  session_id: string;
+  goal: string;
+  step: number;
+  intent: string;
+  skill_id: string | null;
+  args_json: string;
+  outcome: string;
+  summary: string;
+  created_at: number;
 }
 
 /** Stores a memory entry; returns it with its id. */
@@ -53,14 +62,34 @@ export function addMemory(db: StoreDb, entry: NewMemory): MemoryRow {
   const createdAt = entry.createdAt ?? Date.now();
   expectInteger(createdAt, 'createdAt');
   const args = entry.args ?? {};
-  const info = prepared(db, `INSERT INTO memory (run_id, session_id, goal, step, intent, skill_id, args_json, outcome, summary, created_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
-    entry.runId ?? null, entry.sessionId, entry.goal, entry.step, entry.intent, entry.skillId ?? null, toJson(args, 'args'),
-    entry.outcome, entry.summary, createdAt,
+  const info = prepared(
+    db,
+    `INSERT INTO memory (run_id, session_id, goal, step, intent, skill_id, args_json, outcome, summary, created_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    entry.runId ?? null,
+    entry.sessionId,
+    entry.goal,
+    entry.step,
+    entry.intent,
+    entry.skillId ?? null,
+    toJson(args, 'args'),
+    entry.outcome,
+    entry.summary,
+    createdAt,
   );
   return {
-    id: Number(info.lastInsertRowid), runId: entry.runId ?? null, sessionId: entry.sessionId, goal: entry.goal, step: entry.step,
-    intent: entry.intent, skillId: entry.skillId ?? null, args, outcome: entry.outcome, summary: entry.summary, createdAt,
+    id: Number(info.lastInsertRowid),
+    runId: entry.runId ?? null,
+    sessionId: entry.sessionId,
+    goal: entry.goal,
+    step: entry.step,
+    intent: entry.intent,
+    skillId: entry.skillId ?? null,
+    args,
+    outcome: entry.outcome,
+    summary: entry.summary,
+    createdAt,
   };
 }
 
@@ -79,8 +108,20 @@ export function listMemory(db: StoreDb, filter: ListMemoryFilter = {}): MemoryRo
     params.push(filter.runId);
   }
   const sql = `SELECT * FROM memory ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`;
-  return prepared<MemoryRecord>(db, sql).all(...params, limit).reverse().map((r) => ({
-    id: r.id, runId: r.run_id, sessionId: r.session_id, goal: r.goal, step: r.step, intent: r.intent, skillId: r.skill_id,
-    args: JSON.parse(r.args_json) as Record<string, unknown>, outcome: r.outcome, summary: r.summary, createdAt: r.created_at,
-  }));
+  return prepared<MemoryRecord>(db, sql)
+    .all(...params, limit)
+    .reverse()
+    .map((r) => ({
+      id: r.id,
+      runId: r.run_id,
+      sessionId: r.session_id,
+      goal: r.goal,
+      step: r.step,
+      intent: r.intent,
+      skillId: r.skill_id,
+      args: JSON.parse(r.args_json) as Record<string, unknown>,
+      outcome: r.outcome,
+      summary: r.summary,
+      createdAt: r.created_at,
+    }));
 }

@@ -50,26 +50,32 @@ export function recoverInterruptedRuns(db: StoreDb, opts: RecoverOptions = {}): 
   const now = opts.now ?? Date.now();
   const stateOf = opts.ownerState ?? ownerState;
   // IMMEDIATE: the check and the update see the same rows even with another writer around.
-  return db.transaction(() => {
-    const running = prepared<{ id: string; owner_pid: number | null; owner_boot_ms: number | null }>(
-      db, "SELECT id, owner_pid, owner_boot_ms FROM runs WHERE status = 'running'",
-    ).all();
-    const recovered: string[] = [];
-    for (const run of running) {
-      if (stateOf(run.owner_pid, run.owner_boot_ms) === 'alive') continue;
-      const error: RunErrorData = {
-        code: 'run.interrupted',
-        reason: 'interrupted',
-        message: `The process running this run${run.owner_pid === null ? '' : ` (pid ${run.owner_pid})`} ended before the run finished`,
-        recoveredAt: now,
-      };
-      prepared(db, `UPDATE runs SET status = 'aborted', error_json = ?, owner_pid = NULL, owner_boot_ms = NULL,
+  return db
+    .transaction(() => {
+      const running = prepared<{ id: string; owner_pid: number | null; owner_boot_ms: number | null }>(
+        db,
+        "SELECT id, owner_pid, owner_boot_ms FROM runs WHERE status = 'running'",
+      ).all();
+      const recovered: string[] = [];
+      for (const run of running) {
+        if (stateOf(run.owner_pid, run.owner_boot_ms) === 'alive') continue;
+        const error: RunErrorData = {
+          code: 'run.interrupted',
+          reason: 'interrupted',
+          message: `The process running this run${run.owner_pid === null ? '' : ` (pid ${run.owner_pid})`} ended before the run finished`,
+          recoveredAt: now,
+        };
+        prepared(
+          db,
+          `UPDATE runs SET status = 'aborted', error_json = ?, owner_pid = NULL, owner_boot_ms = NULL,
           ended_at = max(started_at, coalesce((SELECT max(ended_at) FROM steps WHERE steps.run_id = runs.id), started_at))
-        WHERE id = ? AND status = 'running'`).run(toJson(error, 'error'), run.id);
-      recovered.push(run.id);
-    }
-    return recovered;
-  }).immediate();
+        WHERE id = ? AND status = 'running'`,
+        ).run(toJson(error, 'error'), run.id);
+        recovered.push(run.id);
+      }
+      return recovered;
+    })
+    .immediate();
 }
 
 function currentBootMs(): number {

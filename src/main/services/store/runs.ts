@@ -110,16 +110,39 @@ export interface ListRunsFilter {
 }
 
 interface RunRecord {
-  id: string; skill_id: string; app: string | null; session_id: string | null; args_json: string; status: RunStatus;
-  error_json: string | null; result_json: string | null; dry_run: number; started_at: number; ended_at: number | null;
-  parent_run_id: string | null; goal: string | null; accounting_json: string | null;
+  id: string;
+  skill_id: string;
+  app: string | null;
+  session_id: string | null;
+  args_json: string;
+  status: RunStatus;
+  error_json: string | null;
+  result_json: string | null;
+  dry_run: number;
+  started_at: number;
+  ended_at: number | null;
+  parent_run_id: string | null;
+  goal: string | null;
+  accounting_json: string | null;
 }
 interface StepRecord {
-  run_id: string; seq: number; depth: number; skill_id: string; app: string | null; node_id: string; primitive: string;
-  resolved_args_json: string; started_at: number; ended_at: number; outcome: StepOutcome; error: string | null; screenshot_path: string | null;
+  run_id: string;
+  seq: number;
+  depth: number;
+  skill_id: string;
+  app: string | null;
+  node_id: string;
+  primitive: string;
+  resolved_args_json: string;
+  started_at: number;
+  ended_at: number;
+  outcome: StepOutcome;
+  error: string | null;
+  screenshot_path: string | null;
 }
 
-const RUN_COLUMNS = 'id, skill_id, app, session_id, args_json, status, error_json, result_json, dry_run, started_at, ended_at, parent_run_id, goal, accounting_json';
+const RUN_COLUMNS =
+  'id, skill_id, app, session_id, args_json, status, error_json, result_json, dry_run, started_at, ended_at, parent_run_id, goal, accounting_json';
 
 /** Records a run as 'running', owned by this process; returns the stored row. */
 export function createRun(db: StoreDb, run: NewRun): RunRow {
@@ -130,13 +153,27 @@ export function createRun(db: StoreDb, run: NewRun): RunRow {
   expectInteger(startedAt, 'startedAt');
   const owner = ownerIdentity();
   try {
-    prepared(db, `INSERT INTO runs (id, skill_id, app, session_id, args_json, status, dry_run, started_at, parent_run_id, goal, accounting_json, owner_pid, owner_boot_ms)
-      VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?)`).run(
-      id, run.skillId, run.app ?? null, run.sessionId ?? null, toJson(run.args ?? {}, 'args'), run.dryRun ? 1 : 0, startedAt,
-      run.parentRunId ?? null, run.goal ?? null, run.accounting == null ? null : toJson(run.accounting, 'accounting'), owner.pid, owner.bootMs,
+    prepared(
+      db,
+      `INSERT INTO runs (id, skill_id, app, session_id, args_json, status, dry_run, started_at, parent_run_id, goal, accounting_json, owner_pid, owner_boot_ms)
+      VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      id,
+      run.skillId,
+      run.app ?? null,
+      run.sessionId ?? null,
+      toJson(run.args ?? {}, 'args'),
+      run.dryRun ? 1 : 0,
+      startedAt,
+      run.parentRunId ?? null,
+      run.goal ?? null,
+      run.accounting == null ? null : toJson(run.accounting, 'accounting'),
+      owner.pid,
+      owner.bootMs,
     );
   } catch (err) {
-    if (sqliteCode(err) === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw new StoreError('store.duplicate_run', `A run with id \`${id}\` is already stored; run ids are unique`, { id });
+    if (sqliteCode(err) === 'SQLITE_CONSTRAINT_PRIMARYKEY')
+      throw new StoreError('store.duplicate_run', `A run with id \`${id}\` is already stored; run ids are unique`, { id });
     throw err;
   }
   return getRun(db, id)!;
@@ -148,16 +185,28 @@ export function finishRun(db: StoreDb, id: string, end: RunEnd): RunRow {
   expectOneOf(end.status, FINISHED, 'status');
   const endedAt = end.endedAt ?? Date.now();
   expectInteger(endedAt, 'endedAt');
-  const info = prepared(db, `UPDATE runs SET status = ?, error_json = ?, result_json = ?, ended_at = max(?, started_at),
+  const info = prepared(
+    db,
+    `UPDATE runs SET status = ?, error_json = ?, result_json = ?, ended_at = max(?, started_at),
       accounting_json = coalesce(?, accounting_json), owner_pid = NULL, owner_boot_ms = NULL
-    WHERE id = ? AND status = 'running'`).run(
-    end.status, end.error == null ? null : toJson(end.error, 'error'), end.result === undefined ? null : toJson(end.result, 'result'),
-    endedAt, end.accounting == null ? null : toJson(end.accounting, 'accounting'), id,
+    WHERE id = ? AND status = 'running'`,
+  ).run(
+    end.status,
+    end.error == null ? null : toJson(end.error, 'error'),
+    end.result === undefined ? null : toJson(end.result, 'result'),
+    endedAt,
+    end.accounting == null ? null : toJson(end.accounting, 'accounting'),
+    id,
   );
   const row = getRun(db, id);
-  if (!row) throw new StoreError('store.run_not_found', `No run \`${id}\` in the store; create it with createRun before finishing it`, { id });
+  if (!row)
+    throw new StoreError('store.run_not_found', `No run \`${id}\` in the store; create it with createRun before finishing it`, { id });
   if (info.changes === 0) {
-    throw new StoreError('store.run_already_finished', `Run \`${id}\` already ended as '${row.status}'${row.error ? ` (${row.error.code})` : ''}; a run is finished once`, { id, status: row.status });
+    throw new StoreError(
+      'store.run_already_finished',
+      `Run \`${id}\` already ended as '${row.status}'${row.error ? ` (${row.error.code})` : ''}; a run is finished once`,
+      { id, status: row.status },
+    );
   }
   return row;
 }
@@ -180,15 +229,39 @@ export function appendStep(db: StoreDb, step: NewStep): void {
   expectOneOf(step.outcome, OUTCOMES, 'outcome');
   expectOptionalText(step.screenshotPath, 'screenshotPath');
   try {
-    prepared(db, `INSERT INTO steps (run_id, seq, depth, skill_id, app, node_id, primitive, resolved_args_json, started_at, ended_at, outcome, error, screenshot_path)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
-      step.runId, step.seq, step.depth ?? 0, step.skillId, step.app ?? null, step.nodeId, step.primitive, toJson(step.resolvedArgs, 'resolvedArgs'),
-      step.startedAt, step.endedAt, step.outcome, step.error ?? null, step.screenshotPath ?? null,
+    prepared(
+      db,
+      `INSERT INTO steps (run_id, seq, depth, skill_id, app, node_id, primitive, resolved_args_json, started_at, ended_at, outcome, error, screenshot_path)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      step.runId,
+      step.seq,
+      step.depth ?? 0,
+      step.skillId,
+      step.app ?? null,
+      step.nodeId,
+      step.primitive,
+      toJson(step.resolvedArgs, 'resolvedArgs'),
+      step.startedAt,
+      step.endedAt,
+      step.outcome,
+      step.error ?? null,
+      step.screenshotPath ?? null,
     );
   } catch (err) {
     const code = sqliteCode(err);
-    if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') throw new StoreError('store.run_not_found', `Cannot record step ${step.seq}: no run \`${step.runId}\` in the store; createRun first`, { runId: step.runId });
-    if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw new StoreError('store.duplicate_step', `Run \`${step.runId}\` already has a step ${step.seq}; sequence numbers are unique per run`, { runId: step.runId, seq: step.seq });
+    if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY')
+      throw new StoreError(
+        'store.run_not_found',
+        `Cannot record step ${step.seq}: no run \`${step.runId}\` in the store; createRun first`,
+        { runId: step.runId },
+      );
+    if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY')
+      throw new StoreError(
+        'store.duplicate_step',
+        `Run \`${step.runId}\` already has a step ${step.seq}; sequence numbers are unique per run`,
+        { runId: step.runId, seq: step.seq },
+      );
     throw err;
   }
 }
@@ -217,7 +290,9 @@ export function listRuns(db: StoreDb, filter: ListRunsFilter = {}): RunRow[] {
   if (filter.before !== undefined) add('started_at < ?', filter.before);
   // Only the set of filters varies the SQL text, so the statement cache stays small.
   const sql = `SELECT ${RUN_COLUMNS} FROM runs ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY started_at DESC, id LIMIT ?`;
-  return prepared<RunRecord>(db, sql).all(...params, limit).map(toRunRow);
+  return prepared<RunRecord>(db, sql)
+    .all(...params, limit)
+    .map(toRunRow);
 }
 
 /**
@@ -229,7 +304,8 @@ export function findRunsByIdPrefix(db: StoreDb, prefix: string, limit = 2): RunR
   expectInteger(limit, 'limit', 1);
   // U+10FFFF sorts after every character in SQLite's byte-wise BINARY order: [prefix, prefix + max) is the prefix range.
   return prepared<RunRecord>(db, `SELECT ${RUN_COLUMNS} FROM runs WHERE id >= ? AND id < ? ORDER BY id LIMIT ?`)
-    .all(prefix, `${prefix}\u{10FFFF}`, limit).map(toRunRow);
+    .all(prefix, `${prefix}\u{10FFFF}`, limit)
+    .map(toRunRow);
 }
 
 /** A run's steps in execution order. */
@@ -239,16 +315,37 @@ export function getSteps(db: StoreDb, runId: string): StepRow[] {
 
 function toRunRow(r: RunRecord): RunRow {
   return {
-    id: r.id, skillId: r.skill_id, app: r.app, sessionId: r.session_id, args: JSON.parse(r.args_json) as Record<string, unknown>,
-    status: r.status, error: fromJson<RunErrorData>(r.error_json), result: fromJson(r.result_json), dryRun: r.dry_run === 1,
-    startedAt: r.started_at, endedAt: r.ended_at, parentRunId: r.parent_run_id, goal: r.goal, accounting: fromJson<RunAccounting>(r.accounting_json),
+    id: r.id,
+    skillId: r.skill_id,
+    app: r.app,
+    sessionId: r.session_id,
+    args: JSON.parse(r.args_json) as Record<string, unknown>,
+    status: r.status,
+    error: fromJson<RunErrorData>(r.error_json),
+    result: fromJson(r.result_json),
+    dryRun: r.dry_run === 1,
+    startedAt: r.started_at,
+    endedAt: r.ended_at,
+    parentRunId: r.parent_run_id,
+    goal: r.goal,
+    accounting: fromJson<RunAccounting>(r.accounting_json),
   };
 }
 
 function toStepRow(s: StepRecord): StepRow {
   return {
-    runId: s.run_id, seq: s.seq, depth: s.depth, skillId: s.skill_id, app: s.app, nodeId: s.node_id, primitive: s.primitive,
-    resolvedArgs: JSON.parse(s.resolved_args_json) as Record<string, unknown>, startedAt: s.started_at, endedAt: s.ended_at,
-    outcome: s.outcome, error: s.error, screenshotPath: s.screenshot_path,
+    runId: s.run_id,
+    seq: s.seq,
+    depth: s.depth,
+    skillId: s.skill_id,
+    app: s.app,
+    nodeId: s.node_id,
+    primitive: s.primitive,
+    resolvedArgs: JSON.parse(s.resolved_args_json) as Record<string, unknown>,
+    startedAt: s.started_at,
+    endedAt: s.ended_at,
+    outcome: s.outcome,
+    error: s.error,
+    screenshotPath: s.screenshot_path,
   };
 }

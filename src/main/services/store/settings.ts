@@ -25,8 +25,11 @@ export function getSetting<T = unknown>(db: StoreDb, key: string, parse?: (value
 export function setSetting(db: StoreDb, key: string, value: unknown, updatedAt: number = Date.now()): void {
   expectText(key, 'key');
   expectInteger(updatedAt, 'updatedAt');
-  prepared(db, `INSERT INTO settings (key, value_json, updated_at) VALUES (?, ?, ?)
-    ON CONFLICT(key) DO UPDATE SET value_json = excluded.value_json, updated_at = excluded.updated_at`).run(key, toJson(value, key), updatedAt);
+  prepared(
+    db,
+    `INSERT INTO settings (key, value_json, updated_at) VALUES (?, ?, ?)
+    ON CONFLICT(key) DO UPDATE SET value_json = excluded.value_json, updated_at = excluded.updated_at`,
+  ).run(key, toJson(value, key), updatedAt);
 }
 
 /** Removes a setting. */
@@ -36,7 +39,10 @@ export function deleteSetting(db: StoreDb, key: string): 'deleted' | 'absent' {
 
 /** Every setting, sorted by key. */
 export function listSettings(db: StoreDb): SettingRow[] {
-  return prepared<{ key: string; value_json: string; updated_at: number }>(db, 'SELECT key, value_json, updated_at FROM settings ORDER BY key')
+  return prepared<{ key: string; value_json: string; updated_at: number }>(
+    db,
+    'SELECT key, value_json, updated_at FROM settings ORDER BY key',
+  )
     .all()
     .map((r) => ({ key: r.key, value: JSON.parse(r.value_json) as unknown, updatedAt: r.updated_at }));
 }

@@ -35,8 +35,15 @@ export interface ListSkillIndexFilter {
 }
 
 interface SkillIndexRecord {
-  skill_id: string; kind: SkillIndexKind; app: string | null; interface_method: string | null; version: string | null;
-  source_file: string; content_hash: string; json: string; indexed_at: number;
+  skill_id: string;
+  kind: SkillIndexKind;
+  app: string | null;
+  interface_method: string | null;
+  version: string | null;
+  source_file: string;
+  content_hash: string;
+  json: string;
+  indexed_at: number;
 }
 
 /**
@@ -54,16 +61,33 @@ export function replaceSkillIndex(db: StoreDb, entries: readonly SkillIndexEntry
     expectOptionalText(e.app, `entries[${i}].app`);
     expectOptionalText(e.interfaceMethod, `entries[${i}].interfaceMethod`);
     if (seen.has(e.skillId)) {
-      throw new StoreError('store.duplicate_skill', `Skill id \`${e.skillId}\` appears twice in the index batch (second time in ${e.sourceFile}); ids are unique`, { skillId: e.skillId });
+      throw new StoreError(
+        'store.duplicate_skill',
+        `Skill id \`${e.skillId}\` appears twice in the index batch (second time in ${e.sourceFile}); ids are unique`,
+        { skillId: e.skillId },
+      );
     }
     seen.add(e.skillId);
   }
   cachedTransaction(db, 'replaceSkillIndex', (d: StoreDb, all: readonly SkillIndexEntry[], at: number) => {
     prepared(d, 'DELETE FROM skill_index').run();
-    const insert = prepared(d, `INSERT INTO skill_index (skill_id, kind, app, interface_method, version, source_file, content_hash, json, indexed_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    const insert = prepared(
+      d,
+      `INSERT INTO skill_index (skill_id, kind, app, interface_method, version, source_file, content_hash, json, indexed_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
     for (const e of all) {
-      insert.run(e.skillId, e.kind, e.app ?? null, e.interfaceMethod ?? null, e.version ?? null, e.sourceFile, e.contentHash, toJson(e.json, `${e.skillId}.json`), at);
+      insert.run(
+        e.skillId,
+        e.kind,
+        e.app ?? null,
+        e.interfaceMethod ?? null,
+        e.version ?? null,
+        e.sourceFile,
+        e.contentHash,
+        toJson(e.json, `${e.skillId}.json`),
+        at,
+      );
     }
   }).immediate(db, entries, indexedAt);
   return { count: entries.length };
@@ -73,13 +97,19 @@ export function replaceSkillIndex(db: StoreDb, entries: readonly SkillIndexEntry
 export function listSkillIndex(db: StoreDb, filter: ListSkillIndexFilter = {}): SkillIndexRow[] {
   const where: string[] = [];
   const params: unknown[] = [];
-  for (const [column, value] of [['app', filter.app], ['kind', filter.kind], ['interface_method', filter.interfaceMethod]] as const) {
+  for (const [column, value] of [
+    ['app', filter.app],
+    ['kind', filter.kind],
+    ['interface_method', filter.interfaceMethod],
+  ] as const) {
     if (value === undefined) continue;
     where.push(`${column} = ?`);
     params.push(value);
   }
   const sql = `SELECT * FROM skill_index ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY skill_id`;
-  return prepared<SkillIndexRecord>(db, sql).all(...params).map(toSkillIndexRow);
+  return prepared<SkillIndexRecord>(db, sql)
+    .all(...params)
+    .map(toSkillIndexRow);
 }
 
 /** One indexed entry, or undefined. */
@@ -90,7 +120,14 @@ export function getSkillIndexEntry(db: StoreDb, skillId: string): SkillIndexRow 
 
 function toSkillIndexRow(r: SkillIndexRecord): SkillIndexRow {
   return {
-    skillId: r.skill_id, kind: r.kind, app: r.app, interfaceMethod: r.interface_method, version: r.version, sourceFile: r.source_file,
-    contentHash: r.content_hash, json: JSON.parse(r.json) as unknown, indexedAt: r.indexed_at,
+    skillId: r.skill_id,
+    kind: r.kind,
+    app: r.app,
+    interfaceMethod: r.interface_method,
+    version: r.version,
+    sourceFile: r.source_file,
+    contentHash: r.content_hash,
+    json: JSON.parse(r.json) as unknown,
+    indexedAt: r.indexed_at,
   };
 }

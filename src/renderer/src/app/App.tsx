@@ -45,8 +45,14 @@ export function App({ stores }: { stores: Stores }) {
             ))}
           </nav>
           <div className="topbar-right">
-            {info && <span className="muted" title={`data: ${info.dataDir}`}>{info.mode === 'host' ? 'host mode' : 'desktop'} · v{info.version}</span>}
-            <span className={`conn conn-${connection}`} title="connection to SkillDesk">{connection === 'open' || info?.mode === 'electron' ? 'connected' : connection}</span>
+            {info && (
+              <span className="muted" title={`data: ${info.dataDir}`}>
+                {info.mode === 'host' ? 'host mode' : 'desktop'} · v{info.version}
+              </span>
+            )}
+            <span className={`conn conn-${connection}`} title="connection to SkillDesk">
+              {connection === 'open' || info?.mode === 'electron' ? 'connected' : connection}
+            </span>
             <button
               className="danger"
               disabled={status.running.length === 0}

@@ -31,7 +31,8 @@ export interface Stores {
 /** Builds every feature store over one bridge and routes main's events to them. */
 export function createStores(bridge: SkillDeskBridge, shell: StoreApi<ShellState>): Stores {
   const stores: Stores = {
-    bridge, shell,
+    bridge,
+    shell,
     run: createRunStore(bridge),
     library: createLibraryStore(bridge),
     editor: createEditorStore(bridge),

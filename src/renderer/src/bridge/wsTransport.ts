@@ -35,7 +35,10 @@ export function createWsTransport(url: string, onConnection: (state: 'open' | 'c
     ws.onclose = () => {
       onConnection('closed');
       for (const [id, resolve] of pending) {
-        resolve({ ok: false, error: { code: 'ipc.disconnected', message: 'Lost the connection to SkillDesk; reconnecting. Try again in a moment.' } });
+        resolve({
+          ok: false,
+          error: { code: 'ipc.disconnected', message: 'Lost the connection to SkillDesk; reconnecting. Try again in a moment.' },
+        });
         pending.delete(id);
       }
       setTimeout(connect, retryMs);

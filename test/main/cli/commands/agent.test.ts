@@ -18,11 +18,22 @@ async function cli(argv: string[]) {
   const loaded = await loadLibrary({ builtinDir: 'skills' });
   const fake = fakeDesktop();
   const ctx: AgentCommandContext = {
-    out: (t) => out.push(t), err: (t) => err.push(t), setExitCode: (c) => { exitCode = c; },
+    out: (t) => out.push(t),
+    err: (t) => err.push(t),
+    setExitCode: (c) => {
+      exitCode = c;
+    },
     loadLibrary: async () => loaded,
     agentEnvironment: async () => ({
-      runner: new GraphExecutor({ library: loaded.library, desktop: fake.desktop, mediator: allow, clock: { now: Date.now, sleep: async () => {} }, pollMs: 1 }),
-      platform: 'linux', llm: {},
+      runner: new GraphExecutor({
+        library: loaded.library,
+        desktop: fake.desktop,
+        mediator: allow,
+        clock: { now: Date.now, sleep: async () => {} },
+        pollMs: 1,
+      }),
+      platform: 'linux',
+      llm: {},
     }),
   };
   const program = new Command('skilldesk').exitOverride();
@@ -56,12 +67,24 @@ describe('src/main/cli/commands/agent', () => {
 
   it('prints the offline plan with --plan-only', async () => {
     const r = await cli(['agent', 'calculate 2 + 2', '--plan-only', '--json']);
-    expect(JSON.parse(r.out)).toEqual({ ok: true, steps: [expect.objectContaining({ skill: 'Calculator.evaluate', args: { expression: '2 + 2' } })] });
+    expect(JSON.parse(r.out)).toEqual({
+      ok: true,
+      steps: [expect.objectContaining({ skill: 'Calculator.evaluate', args: { expression: '2 + 2' } })],
+    });
   });
 
   it('drives the model planner given by flags, against the replayed server', async () => {
     server.load(loadCassette('agent-write-file'));
-    const r = await cli(['agent', 'write hello to /tmp/skilldesk-agent-test/hello.txt', '--dry-run', '--json', '--base-url', baseURL, '--model', 'replay-model']);
+    const r = await cli([
+      'agent',
+      'write hello to /tmp/skilldesk-agent-test/hello.txt',
+      '--dry-run',
+      '--json',
+      '--base-url',
+      baseURL,
+      '--model',
+      'replay-model',
+    ]);
     const report = JSON.parse(r.out);
     expect(report).toMatchObject({ outcome: 'finished', planner: 'llm', accounting: { llm: { calls: 4 } } });
     expect(r.exitCode).toBe(0);

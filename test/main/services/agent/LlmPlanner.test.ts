@@ -25,11 +25,22 @@ describe('src/main/services/agent/LlmPlanner', () => {
   });
   afterEach(async () => server.close());
 
-  async function runCassette(name: string, over: Partial<RoleSettings> = {}): Promise<{ report: AgentReport; memory: MemoryAgentMemory; fake: ReturnType<typeof fakeDesktop> }> {
+  async function runCassette(
+    name: string,
+    over: Partial<RoleSettings> = {},
+  ): Promise<{ report: AgentReport; memory: MemoryAgentMemory; fake: ReturnType<typeof fakeDesktop> }> {
     server.load(loadCassette(name));
     const fake = fakeDesktop();
-    const executor = new GraphExecutor({ library, desktop: fake.desktop, mediator: allow, clock: { now: Date.now, sleep: async () => {} }, pollMs: 1 });
-    const llm = new OpenAiLlmClient(resolveProviderConfig('planner', { planner: { baseURL, model: 'replay-model', backoffMs: 10, ...over } })!);
+    const executor = new GraphExecutor({
+      library,
+      desktop: fake.desktop,
+      mediator: allow,
+      clock: { now: Date.now, sleep: async () => {} },
+      pollMs: 1,
+    });
+    const llm = new OpenAiLlmClient(
+      resolveProviderConfig('planner', { planner: { baseURL, model: 'replay-model', backoffMs: 10, ...over } })!,
+    );
     const memory = new MemoryAgentMemory();
     const { agent } = createAgent({ library, runner: executor, platform: 'linux', planner: llm, memory, sessionId: 's1' });
     const report = await agent.run(GOAL, { dryRun: true });
@@ -39,7 +50,12 @@ describe('src/main/services/agent/LlmPlanner', () => {
   it('plans, picks, configures and runs a skill, then finishes, when the model answers well', async () => {
     const { report, memory, fake } = await runCassette('agent-write-file');
     expect(report.outcome).toBe('finished');
-    expect(report.steps[0]!.action).toMatchObject({ kind: 'run', skill: 'TextEditor.write_file', app: 'wine-notepad', args: { path: '/tmp/skilldesk-agent-test/hello.txt', text: 'hello' } });
+    expect(report.steps[0]!.action).toMatchObject({
+      kind: 'run',
+      skill: 'TextEditor.write_file',
+      app: 'wine-notepad',
+      args: { path: '/tmp/skilldesk-agent-test/hello.txt', text: 'hello' },
+    });
     expect(report.steps[0]!.run!.status).toBe('succeeded');
     expect(fake.calls.filter((c) => c.op === 'type').map((c) => c.text)).toEqual(['hello', 'Z:\\tmp\\skilldesk-agent-test\\hello.txt']);
     expect(memory.entries).toHaveLength(1);
@@ -61,14 +77,18 @@ describe('src/main/services/agent/LlmPlanner', () => {
     expect(report.outcome).toBe('finished');
     const picks = server.requests.filter((r) => r.stage === 'pick_skill');
     expect(picks).toHaveLength(2);
-    expect(JSON.stringify(picks[1]!.body.messages.at(-1))).toMatch(/Expected `choice` to be one of the candidate ids .*got `TextEditor.save_file`/);
+    expect(JSON.stringify(picks[1]!.body.messages.at(-1))).toMatch(
+      /Expected `choice` to be one of the candidate ids .*got `TextEditor.save_file`/,
+    );
   });
 
   it('re-asks the configurator with the domain error when an argument is out of its domain', async () => {
     const { report } = await runCassette('agent-out-of-domain');
     expect(report.outcome).toBe('finished');
     const cfgs = server.requests.filter((r) => r.stage === 'configure_args');
-    expect(JSON.stringify(cfgs[1]!.body.messages.at(-1))).toContain('Expected `path` to be an absolute POSIX path, got `hello.txt` (string)');
+    expect(JSON.stringify(cfgs[1]!.body.messages.at(-1))).toContain(
+      'Expected `path` to be an absolute POSIX path, got `hello.txt` (string)',
+    );
     expect(report.steps[0]!.action).toMatchObject({ kind: 'run', args: { path: '/tmp/skilldesk-agent-test/hello.txt' } });
   });
 

@@ -19,13 +19,20 @@ describe('src/main/services/agent/OfflinePlanner', () => {
 
   it('splits goals at then / and then / ; but never inside quotes', () => {
     expect(splitGoal("type 'a then b'; save it and then close it").map((p) => [p.text, p.sep?.strength])).toEqual([
-      ["type 'a then b'", 'strong'], ['save it', 'strong'], ['close it', undefined],
+      ["type 'a then b'", 'strong'],
+      ['save it', 'strong'],
+      ['close it', undefined],
     ]);
   });
 
   it('maps a whole goal to a composite whose template covers it, on the app it names', async () => {
     const plan = await planner.plan("open notepad then write 'hello' and save it as /tmp/x/a.txt");
-    expect(plan).toEqual({ ok: true, steps: [expect.objectContaining({ skill: 'TextEditor.write_file', app: 'wine-notepad', args: { path: '/tmp/x/a.txt', text: 'hello' } })] });
+    expect(plan).toEqual({
+      ok: true,
+      steps: [
+        expect.objectContaining({ skill: 'TextEditor.write_file', app: 'wine-notepad', args: { path: '/tmp/x/a.txt', text: 'hello' } }),
+      ],
+    });
   });
 
   it('maps clause by clause when no single template covers the goal, launching the named app first', async () => {
@@ -40,7 +47,8 @@ describe('src/main/services/agent/OfflinePlanner', () => {
   it('keeps "and" inside typed text when the split reading explains less', async () => {
     const plan = await planner.plan('type "salt and pepper" and save it as /tmp/c.txt in mousepad');
     expect(plan.ok && plan.steps.map((s) => [s.skill, s.args])).toEqual([
-      ['TextEditor.type_text', { text: 'salt and pepper' }], ['TextEditor.save_as', { path: '/tmp/c.txt' }],
+      ['TextEditor.type_text', { text: 'salt and pepper' }],
+      ['TextEditor.save_as', { path: '/tmp/c.txt' }],
     ]);
   });
 
@@ -63,7 +71,13 @@ describe('src/main/services/agent/OfflinePlanner', () => {
 
   it('runs the plan through the executor and ends unmapped without touching anything when a part cannot be mapped', async () => {
     const fake = fakeDesktop();
-    const runner = new GraphExecutor({ library, desktop: fake.desktop, mediator: allow, clock: { now: Date.now, sleep: async () => {} }, pollMs: 1 });
+    const runner = new GraphExecutor({
+      library,
+      desktop: fake.desktop,
+      mediator: allow,
+      clock: { now: Date.now, sleep: async () => {} },
+      pollMs: 1,
+    });
     const memory = new MemoryAgentMemory();
     const { agent } = createAgent({ library, runner, platform: 'linux', memory });
     const ok = await agent.run('open mousepad then type hi then save it as /tmp/d.txt', { dryRun: true });

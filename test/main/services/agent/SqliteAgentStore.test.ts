@@ -20,8 +20,22 @@ describe('src/main/services/agent/SqliteAgentStore', () => {
     dirs.push(dir);
     const { library } = await loadLibrary({ builtinDir: 'skills' });
     let store = openStore({ dataDir: dir });
-    const runner = new GraphExecutor({ library, desktop: fakeDesktop().desktop, mediator: allow, journal: new SqliteRunJournal(store.db), clock: { now: Date.now, sleep: async () => {} }, pollMs: 1 });
-    const { agent } = createAgent({ library, runner, platform: 'linux', memory: new SqliteAgentMemory(store.db), recorder: new SqliteAgentRunRecorder(store.db), sessionId: 'sess-1' });
+    const runner = new GraphExecutor({
+      library,
+      desktop: fakeDesktop().desktop,
+      mediator: allow,
+      journal: new SqliteRunJournal(store.db),
+      clock: { now: Date.now, sleep: async () => {} },
+      pollMs: 1,
+    });
+    const { agent } = createAgent({
+      library,
+      runner,
+      platform: 'linux',
+      memory: new SqliteAgentMemory(store.db),
+      recorder: new SqliteAgentRunRecorder(store.db),
+      sessionId: 'sess-1',
+    });
     const report = await agent.run('type hello in mousepad then save it as /tmp/skilldesk-x.txt', { dryRun: true });
     expect(report.outcome).toBe('finished');
     const bad = await agent.run('juggle', { dryRun: true });
@@ -36,7 +50,8 @@ describe('src/main/services/agent/SqliteAgentStore', () => {
     const children = listRuns(store.db, { parentRunId: report.agentRunId });
     expect(children.map((c) => c.skillId).sort()).toEqual(['mousepad.save_as', 'mousepad.type_text']);
     expect(listMemory(store.db, { sessionId: 'sess-1' }).map((m) => [m.skillId, m.outcome])).toEqual([
-      ['TextEditor.type_text', 'succeeded'], ['TextEditor.save_as', 'succeeded'],
+      ['TextEditor.type_text', 'succeeded'],
+      ['TextEditor.save_as', 'succeeded'],
     ]);
     const recent = new SqliteAgentMemory(store.db).recent('sess-1', 5);
     expect(recent[1]).toMatchObject({ skill: 'TextEditor.save_as', app: 'mousepad', args: { path: '/tmp/skilldesk-x.txt' } });

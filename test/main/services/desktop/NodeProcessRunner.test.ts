@@ -17,27 +17,49 @@ describe('src/main/services/desktop/NodeProcessRunner', () => {
   });
 
   it('passes arguments to bash scripts as $1, $2 and returns exit code and output', async () => {
-    const r = await runner.runScript({ interpreter: 'bash', script: 'echo "[$1][$2]"; echo oops >&2; exit 3', args: ['a b', "c'd"], timeoutMs: 5000 });
+    const r = await runner.runScript({
+      interpreter: 'bash',
+      script: 'echo "[$1][$2]"; echo oops >&2; exit 3',
+      args: ['a b', "c'd"],
+      timeoutMs: 5000,
+    });
     expect(r).toEqual({ exitCode: 3, stdout: "[a b][c'd]\n", stderr: 'oops\n' });
   });
 
   it('runs python and node scripts with their arguments', async () => {
-    const py = await runner.runScript({ interpreter: 'python', script: 'import sys; print("|".join(sys.argv[1:]))', args: ['x', 'é'], timeoutMs: 10_000 });
-    const js = await runner.runScript({ interpreter: 'node', script: 'console.log(process.argv.slice(1).join("|"))', args: ['x', 'é'], timeoutMs: 10_000 });
+    const py = await runner.runScript({
+      interpreter: 'python',
+      script: 'import sys; print("|".join(sys.argv[1:]))',
+      args: ['x', 'é'],
+      timeoutMs: 10_000,
+    });
+    const js = await runner.runScript({
+      interpreter: 'node',
+      script: 'console.log(process.argv.slice(1).join("|"))',
+      args: ['x', 'é'],
+      timeoutMs: 10_000,
+    });
     expect(py.stdout).toBe('x|é\n');
     expect(js.stdout).toBe('x|é\n');
   });
 
   it('merges the runner and request environment', async () => {
-    const r = await runner.runScript({ interpreter: 'sh', script: 'echo "$SKILLDESK_TEST_VAR/$EXTRA"', args: [], timeoutMs: 5000, env: { EXTRA: 'req' } });
+    const r = await runner.runScript({
+      interpreter: 'sh',
+      script: 'echo "$SKILLDESK_TEST_VAR/$EXTRA"',
+      args: [],
+      timeoutMs: 5000,
+      env: { EXTRA: 'req' },
+    });
     expect(r.stdout).toBe('from-runner/req\n');
   });
 
   it('kills the whole process group when the timeout passes', async () => {
     const marker = join(dir, 'late');
     const started = Date.now();
-    await expect(runner.runScript({ interpreter: 'sh', script: `(sleep 1; touch ${marker}) & sleep 5`, args: [], timeoutMs: 300 }))
-      .rejects.toMatchObject({ code: 'script.timeout' });
+    await expect(
+      runner.runScript({ interpreter: 'sh', script: `(sleep 1; touch ${marker}) & sleep 5`, args: [], timeoutMs: 300 }),
+    ).rejects.toMatchObject({ code: 'script.timeout' });
     expect(Date.now() - started).toBeLessThan(3000);
     await sleep(1300);
     // The background child was killed with its group: it never wrote the marker.
@@ -47,12 +69,15 @@ describe('src/main/services/desktop/NodeProcessRunner', () => {
   it('stops a script when its AbortSignal fires', async () => {
     const ctl = new AbortController();
     setTimeout(() => ctl.abort(), 100);
-    await expect(runner.runScript({ interpreter: 'bash', script: 'sleep 5', args: [], timeoutMs: 10_000, signal: ctl.signal }))
-      .rejects.toMatchObject({ code: 'script.aborted' });
+    await expect(
+      runner.runScript({ interpreter: 'bash', script: 'sleep 5', args: [], timeoutMs: 10_000, signal: ctl.signal }),
+    ).rejects.toMatchObject({ code: 'script.aborted' });
   });
 
   it('rejects a non-positive timeout before starting anything', async () => {
-    await expect(runner.runScript({ interpreter: 'sh', script: 'true', args: [], timeoutMs: -3 })).rejects.toThrow('Expected `timeoutMs` to be a positive number, got `-3` (number)');
+    await expect(runner.runScript({ interpreter: 'sh', script: 'true', args: [], timeoutMs: -3 })).rejects.toThrow(
+      'Expected `timeoutMs` to be a positive number, got `-3` (number)',
+    );
   });
 
   it('launches a detached program with env and cwd and returns its pid', async () => {

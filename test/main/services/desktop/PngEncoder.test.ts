@@ -7,7 +7,7 @@ function decode(png: Uint8Array) {
   const buf = Buffer.from(png);
   expect([...buf.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   const chunks: { type: string; data: Buffer }[] = [];
-  for (let at = 8; at < buf.length; ) {
+  for (let at = 8; at < buf.length;) {
     const len = buf.readUInt32BE(at);
     const type = buf.toString('latin1', at + 4, at + 8);
     const data = buf.subarray(at + 8, at + 8 + len);
@@ -36,7 +36,12 @@ describe('src/main/services/desktop/PngEncoder', () => {
     const rgb = Uint8Array.from({ length: width * height * 3 }, (_, i) => (i * 37) % 256);
     const d = decode(encodePng(width, height, rgb));
     expect(d.types).toEqual(['IHDR', 'IDAT', 'IEND']);
-    expect({ width: d.width, height: d.height, bitDepth: d.bitDepth, colorType: d.colorType }).toEqual({ width, height, bitDepth: 8, colorType: 2 });
+    expect({ width: d.width, height: d.height, bitDepth: d.bitDepth, colorType: d.colorType }).toEqual({
+      width,
+      height,
+      bitDepth: 8,
+      colorType: 2,
+    });
     expect([...d.rgb]).toEqual([...rgb]);
   });
 

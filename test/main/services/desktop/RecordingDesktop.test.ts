@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { createRecordingDesktop } from '../../../../src/main/services/desktop';
 import type { WindowInfo } from '../../../../src/shared/ports/desktop';
 
-const notepad: WindowInfo = { id: 'w1', title: 'Untitled - Notepad', processName: 'notepad.exe', bounds: { x: 0, y: 0, width: 800, height: 600 } };
+const notepad: WindowInfo = {
+  id: 'w1',
+  title: 'Untitled - Notepad',
+  processName: 'notepad.exe',
+  bounds: { x: 0, y: 0, width: 800, height: 600 },
+};
 
 describe('src/main/services/desktop/RecordingDesktop', () => {
   it('records input calls in order with their arguments', async () => {
@@ -42,7 +47,10 @@ describe('src/main/services/desktop/RecordingDesktop', () => {
     expect((await rec.desktop.windows.active())?.title).toBe('Untitled - Notepad');
     await rec.desktop.windows.close('w1');
     expect(await rec.desktop.windows.list()).toEqual([]);
-    expect(rec.actions()).toEqual([{ op: 'launch', command: 'wine', args: ['notepad.exe'] }, { op: 'close', id: 'w1' }]);
+    expect(rec.actions()).toEqual([
+      { op: 'launch', command: 'wine', args: ['notepad.exe'] },
+      { op: 'close', id: 'w1' },
+    ]);
   });
 
   it('accepts focus on stand-in windows of dry runs', async () => {

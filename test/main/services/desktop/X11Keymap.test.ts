@@ -41,7 +41,16 @@ function usKeymap(): Keymap {
   set(188, ')');
   // keycodes 8, 93, 97, 103, 120 ... stay empty: the spares
   for (const k of [9, 37, 62, 64, 66]) set(k, 0xffe3); // some modifier-ish keys so they are not spare
-  const modifiers = [[50, 62], [66, 0], [37, 0], [64, 0], [0, 0], [0, 0], [0, 0], [0, 0]];
+  const modifiers = [
+    [50, 62],
+    [66, 0],
+    [37, 0],
+    [64, 0],
+    [0, 0],
+    [0, 0],
+    [0, 0],
+    [0, 0],
+  ];
   return new Keymap(MIN, rows, modifiers);
 }
 
@@ -101,7 +110,9 @@ describe('src/main/services/desktop/x11/X11Keymap', () => {
     const chunks = planTyping(text, km);
     expect(chunks).toHaveLength(2);
     expect(chunks[0]?.remaps).toHaveLength(DEFAULT_MAX_REMAPS);
-    expect(chunks.flatMap((c) => c.remaps.map((r) => r.keycode)).every((k) => km.spareKeycodes().slice(0, DEFAULT_MAX_REMAPS).includes(k))).toBe(true);
+    expect(
+      chunks.flatMap((c) => c.remaps.map((r) => r.keycode)).every((k) => km.spareKeycodes().slice(0, DEFAULT_MAX_REMAPS).includes(k)),
+    ).toBe(true);
     expect(replay(text, km)).toBe(text);
   });
 
@@ -117,7 +128,18 @@ describe('src/main/services/desktop/x11/X11Keymap', () => {
 
   it('reproduces every printable ASCII, Latin-1, tab and newline text exactly', () => {
     const km = usKeymap();
-    const chars = [...Array.from({ length: 95 }, (_, i) => String.fromCharCode(0x20 + i)), ...Array.from({ length: 96 }, (_, i) => String.fromCharCode(0xa0 + i)), '\t', '\n'];
-    fc.assert(fc.property(fc.array(fc.constantFrom(...chars), { maxLength: 120 }).map((a) => a.join('')), (text) => replay(text, km) === text), { numRuns: 300 });
+    const chars = [
+      ...Array.from({ length: 95 }, (_, i) => String.fromCharCode(0x20 + i)),
+      ...Array.from({ length: 96 }, (_, i) => String.fromCharCode(0xa0 + i)),
+      '\t',
+      '\n',
+    ];
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...chars), { maxLength: 120 }).map((a) => a.join('')),
+        (text) => replay(text, km) === text,
+      ),
+      { numRuns: 300 },
+    );
   });
 });

@@ -16,13 +16,23 @@ function fakeX() {
   const sent: { type: 'press' | 'release'; keycode: number; at: number }[] = [];
   const flushed: number[] = [];
   const xt = {
-    KeyPress: 2, KeyRelease: 3,
+    KeyPress: 2,
+    KeyRelease: 3,
     FakeInput: (type: number, keycode: number) => sent.push({ type: type === 2 ? 'press' : 'release', keycode, at: performance.now() }),
   };
   const x = {
     minKeycode: MIN,
     keyboardMapping: async () => rows,
-    modifierMapping: async () => [[SHIFT, 0], [0, 0], [0, 0], [ALT, 0], [0, 0], [0, 0], [0, 0], [0, 0]],
+    modifierMapping: async () => [
+      [SHIFT, 0],
+      [0, 0],
+      [0, 0],
+      [ALT, 0],
+      [0, 0],
+      [0, 0],
+      [0, 0],
+      [0, 0],
+    ],
     xtest: async () => xt,
     sync: async () => {
       flushed.push(sent.length);

@@ -9,7 +9,9 @@ const allow: ActionMediator = { check: async () => ({ effect: 'allow' }) };
 const noSleep = { now: () => Date.now(), sleep: async () => {} };
 
 function library(...yamls: string[]): SkillLibrary {
-  const lib = new SkillLibrary(yamls.map((y, i) => ({ doc: LibraryDocSchema.parse(parse(y)), source: { file: `doc${i}.yaml`, origin: 'builtin' as const } })));
+  const lib = new SkillLibrary(
+    yamls.map((y, i) => ({ doc: LibraryDocSchema.parse(parse(y)), source: { file: `doc${i}.yaml`, origin: 'builtin' as const } })),
+  );
   expect(lib.errors).toEqual([]);
   return lib;
 }
@@ -87,7 +89,13 @@ function setup(opts: { running?: boolean; files?: Record<string, string> } = {})
     onLaunch: (cmd) => win(`w-${cmd}`, `new - ${cmd}`, cmd),
   });
   const journal = new MemoryRunJournal();
-  return { lib, fake, journal, exec: (mediator: ActionMediator = allow) => new GraphExecutor({ library: lib, desktop: fake.desktop, mediator, journal, clock: noSleep, pollMs: 1 }) };
+  return {
+    lib,
+    fake,
+    journal,
+    exec: (mediator: ActionMediator = allow) =>
+      new GraphExecutor({ library: lib, desktop: fake.desktop, mediator, journal, clock: noSleep, pollMs: 1 }),
+  };
 }
 
 describe('src/main/services/executor/GraphExecutor', () => {
@@ -95,9 +103,18 @@ describe('src/main/services/executor/GraphExecutor', () => {
     const { exec, fake } = setup({ running: true });
     const r = await exec().run({ skill: 'Editor.write', app: 'ed1', args: { text: 'hi', path: '/tmp/a.txt' } });
     expect(r.status).toBe('succeeded');
-    expect(fake.inputCalls()).toEqual([{ op: 'type', text: 'hi' }, { op: 'hotkey', keys: ['Control', 's'] }]);
+    expect(fake.inputCalls()).toEqual([
+      { op: 'type', text: 'hi' },
+      { op: 'hotkey', keys: ['Control', 's'] },
+    ]);
     expect(r.steps.map((s) => `${s.depth}:${s.skillId}.${s.nodeId}`)).toEqual([
-      '0:Editor.write.t', '1:ed1.type.pick', '1:ed1.type.focus', '1:ed1.type.typing', '0:Editor.write.s', '1:ed1.save.focus', '1:ed1.save.plain',
+      '0:Editor.write.t',
+      '1:ed1.type.pick',
+      '1:ed1.type.focus',
+      '1:ed1.type.typing',
+      '0:Editor.write.s',
+      '1:ed1.save.focus',
+      '1:ed1.save.plain',
     ]);
   });
 
@@ -153,7 +170,9 @@ describe('src/main/services/executor/GraphExecutor', () => {
     const denyLaunch: ActionMediator = {
       check: async (req) => {
         seen.push(req);
-        return req.primitive.action === 'launch' ? { effect: 'deny', code: 'permission.denied', reason: 'app.launch is not declared' } : { effect: 'allow' };
+        return req.primitive.action === 'launch'
+          ? { effect: 'deny', code: 'permission.denied', reason: 'app.launch is not declared' }
+          : { effect: 'allow' };
       },
     };
     const r = await exec(denyLaunch).run({ skill: 'ed2.type', args: { text: 'x' } });
@@ -180,7 +199,10 @@ describe('src/main/services/executor/GraphExecutor', () => {
     const { library: lib } = await loadLibrary({ builtinDir: 'skills' });
     const fake = fakeDesktop();
     const r = await new GraphExecutor({ library: lib, desktop: fake.desktop, mediator: allow, clock: noSleep }).run({
-      skill: 'TextEditor.write_file', app: 'wine-notepad', args: { path: '/tmp/x y.txt', text: 'a\tb' }, dryRun: true,
+      skill: 'TextEditor.write_file',
+      app: 'wine-notepad',
+      args: { path: '/tmp/x y.txt', text: 'a\tb' },
+      dryRun: true,
     });
     expect(r.status).toBe('succeeded');
     expect(fake.calls.filter((c) => c.op === 'launch' || c.op === 'script')).toEqual([]);

@@ -40,7 +40,9 @@ graph:
 `;
 
 function setup(opts: { clickCloses: boolean }) {
-  const library = new SkillLibrary([APP, DISMISS].map((y, i) => ({ doc: LibraryDocSchema.parse(parse(y)), source: { file: `d${i}.yaml`, origin: 'builtin' as const } })));
+  const library = new SkillLibrary(
+    [APP, DISMISS].map((y, i) => ({ doc: LibraryDocSchema.parse(parse(y)), source: { file: `d${i}.yaml`, origin: 'builtin' as const } })),
+  );
   expect(library.errors).toEqual([]);
   const fake = fakeDesktop({ windows: [win('w1', 'Save changes?', 'box')] });
   fake.hooks.beforeInput = (call) => {
@@ -66,7 +68,9 @@ describe('src/main/services/executor (expected effect of a grounded click)', () 
     expect(r.status).toBe('succeeded');
     const click = r.steps.find((s) => s.nodeId === 'click')!;
     expect(click.outcome).toBe('failed');
-    expect(click.error).toBe('The click on `No` at (15, 27) had no effect: No window titled /^Save changes/ left did not hold within 30 ms');
+    expect(click.error).toBe(
+      'The click on `No` at (15, 27) had no effect: No window titled /^Save changes/ left did not hold within 30 ms',
+    );
     expect(fake.inputCalls().map((c) => c.op)).toEqual(['click', 'key']);
   });
 
@@ -78,10 +82,23 @@ describe('src/main/services/executor (expected effect of a grounded click)', () 
   });
 
   it('needs screen.capture when the expected effect is read off the screen', () => {
-    const click = PrimitiveSchema.parse({ action: 'click', target: { kind: 'point', x: 1, y: 1 }, expect: { condition: { kind: 'text_gone', text: 'Saving' } } });
-    const byTitle = PrimitiveSchema.parse({ action: 'click', target: { kind: 'point', x: 1, y: 1 }, expect: { condition: { kind: 'window_gone', pattern: 'x' } } });
+    const click = PrimitiveSchema.parse({
+      action: 'click',
+      target: { kind: 'point', x: 1, y: 1 },
+      expect: { condition: { kind: 'text_gone', text: 'Saving' } },
+    });
+    const byTitle = PrimitiveSchema.parse({
+      action: 'click',
+      target: { kind: 'point', x: 1, y: 1 },
+      expect: { condition: { kind: 'window_gone', pattern: 'x' } },
+    });
     const skill = setup({ clickCloses: true }).library.skills.get('box.dismiss')!;
-    const caps = (p: typeof click) => primitiveNeeds(skill, p, { infer: () => { throw new Error('no scripts here'); } }).needs.map((n) => n.capability);
+    const caps = (p: typeof click) =>
+      primitiveNeeds(skill, p, {
+        infer: () => {
+          throw new Error('no scripts here');
+        },
+      }).needs.map((n) => n.capability);
     expect(caps(click)).toContain('screen.capture');
     expect(caps(byTitle)).not.toContain('screen.capture');
   });

@@ -36,7 +36,13 @@ describe('src/main/services/grounding/TesseractOcrGrounder', () => {
 
   it('answers in window pixels when the screenshot is a capture of the window (as the executor takes it)', async () => {
     const shot = encodePng(crop(decodePng(png), { x: 300, y: 120, width: 180, height: 80 }));
-    const r = await ocr.locate({ kind: 'text', text: 'Cancel' }, { screenshot: { width: 180, height: 80, png: shot }, window: { id: 'w', title: 'dialog', bounds: { x: 300, y: 120, width: 180, height: 80 } } });
+    const r = await ocr.locate(
+      { kind: 'text', text: 'Cancel' },
+      {
+        screenshot: { width: 180, height: 80, png: shot },
+        window: { id: 'w', title: 'dialog', bounds: { x: 300, y: 120, width: 180, height: 80 } },
+      },
+    );
     // Cancel's face spans x 320..410, y 140..166 on screen: 20..110, 20..46 in the window
     expect(r.found && r.point.x > 30 && r.point.x < 100 && r.point.y > 20 && r.point.y < 46).toBe(true);
   }, 60_000);
@@ -53,7 +59,12 @@ describe('src/main/services/grounding/TesseractOcrGrounder', () => {
 });
 
 describe('src/main/services/grounding/textMatch', () => {
-  const w = (text: string, x: number, line: number, confidence = 90): OcrWord => ({ text, line, confidence, box: { x, y: line * 20, width: text.length * 7, height: 12 } });
+  const w = (text: string, x: number, line: number, confidence = 90): OcrWord => ({
+    text,
+    line,
+    confidence,
+    box: { x, y: line * 20, width: text.length * 7, height: 12 },
+  });
   it('tolerates one OCR slip in a long label but not a different word', () => {
     const words = [w('Sava', 10, 0), w('Preferences', 10, 1), w('Preferenc3s', 10, 2), w('Saved', 100, 0)];
     expect(findLabel(words, 'Save')).toEqual([]);

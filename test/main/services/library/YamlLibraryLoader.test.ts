@@ -23,7 +23,13 @@ describe('src/main/services/library/YamlLibraryLoader', () => {
     const dir = await copyOfLibrary();
     const file = join(dir, 'implementations/mousepad/save_as.yaml');
     const text = await readFile(file, 'utf8');
-    await writeFile(file, text.replace("open: { action: hotkey, keys: [Control, Shift, s], next: dialog }", "open: { action: hotkey, keyz: [Control, Shift, s], next: dialog }"));
+    await writeFile(
+      file,
+      text.replace(
+        'open: { action: hotkey, keys: [Control, Shift, s], next: dialog }',
+        'open: { action: hotkey, keyz: [Control, Shift, s], next: dialog }',
+      ),
+    );
     const { library, problems } = await loadLibrary({ builtinDir: dir });
     const lines = problems.map((p) => formatProblem(p, dir));
     const line = text.split('\n').findIndex((l) => l.includes('open: { action: hotkey')) + 1;

@@ -16,7 +16,9 @@ const env = { folders: { home: '/home/u' }, pathStyle: 'posix' as const, utcOffs
 const workspace: WorkspacePolicy = { version: 1, entries: [], trust: {}, folders: {} };
 
 function library(...yamls: string[]): SkillLibrary {
-  const lib = new SkillLibrary(yamls.map((y, i) => ({ doc: LibraryDocSchema.parse(parse(y)), source: { file: `doc${i}.yaml`, origin: 'builtin' as const } })));
+  const lib = new SkillLibrary(
+    yamls.map((y, i) => ({ doc: LibraryDocSchema.parse(parse(y)), source: { file: `doc${i}.yaml`, origin: 'builtin' as const } })),
+  );
   expect(lib.errors).toEqual([]);
   return lib;
 }
@@ -130,30 +132,56 @@ describe('src/main/services/permissions/PolicyMediator', () => {
       if (typed === 2) fake.setActive('2');
     };
     const { mediator, audit } = setup(lib, new ScriptedPrompter([]));
-    const result = await new GraphExecutor({ library: lib, desktop: fake.desktop, mediator, clock: noSleep }).run({ skill: 'ed.type', args: { text: 'x' } });
+    const result = await new GraphExecutor({ library: lib, desktop: fake.desktop, mediator, clock: noSleep }).run({
+      skill: 'ed.type',
+      args: { text: 'x' },
+    });
     expect(result.status).toBe('failed');
     expect(result.error?.code).toBe('permission.focus_changed');
     expect(result.error?.nodeId).toBe('c');
     // 'one' and Enter went to ed; 'two' never went anywhere.
     expect(fake.inputCalls().map((c) => c.text ?? c.key)).toEqual(['one', 'Enter']);
     const deny = audit.records.at(-1)!;
-    expect(deny).toMatchObject({ decision: 'deny', capability: 'input.keyboard', policySource: 'mediation:focus', nodeId: 'c', target: 'window:Terminal' });
+    expect(deny).toMatchObject({
+      decision: 'deny',
+      capability: 'input.keyboard',
+      policySource: 'mediation:focus',
+      nodeId: 'c',
+      target: 'window:Terminal',
+    });
     expect(audit.records.filter((r) => r.decision === 'allow' && r.capability === 'input.keyboard')).toHaveLength(2);
   });
 
   it('asks for a confirm, keeps an allow-for-this-session answer within the bound path, and asks again for another path', async () => {
     const lib = library(EDITOR, APP('ed', 'ed'), TYPE('ed'), SAVE('ed', "{ paths: ['${path}'] }"));
     const fake = fakeDesktop({ windows: [win('1', 'notes - ed', 'ed', 'ed')] });
-    const prompter = new ScriptedPrompter([{ answer: 'allow_session', by: 'user' }, { answer: 'deny', by: 'user' }]);
+    const prompter = new ScriptedPrompter([
+      { answer: 'allow_session', by: 'user' },
+      { answer: 'deny', by: 'user' },
+    ]);
     const { mediator, audit, session } = setup(lib, prompter);
     const exec = new GraphExecutor({ library: lib, desktop: fake.desktop, mediator, clock: noSleep });
     const first = await exec.run({ skill: 'ed.save', args: { path: '/tmp/a.txt' } });
     expect(first.status).toBe('succeeded');
     expect(prompter.asked).toHaveLength(1);
-    expect(prompter.asked[0]).toMatchObject({ capability: 'file.write', target: '/tmp/a.txt', policySource: 'manifest:ed.save#1', skill: { id: 'ed.save' } });
+    expect(prompter.asked[0]).toMatchObject({
+      capability: 'file.write',
+      target: '/tmp/a.txt',
+      policySource: 'manifest:ed.save#1',
+      skill: { id: 'ed.save' },
+    });
     expect(session.listGrants()).toEqual([expect.objectContaining({ scope: 'session', constraints: { paths: ['/tmp/a.txt'] } })]);
     // The prompt took focus: the executor is told so it can re-check the window before typing.
-    const nameStep = { sessionId: 's', runId: 'r', skill: lib.skills.get('ed.save')!, app: 'ed', nodeId: 'name', primitive: { action: 'type_text' as const, text: '/tmp/c.txt' }, args: { path: '/tmp/c.txt' }, callChain: ['ed.save'] };
+    const nameStep = {
+      sessionId: 's',
+      runId: 'r',
+      skill: lib.skills.get('ed.save')!,
+      app: 'ed',
+      nodeId: 'name',
+      primitive: { action: 'type_text' as const, text: '/tmp/c.txt' },
+      args: { path: '/tmp/c.txt' },
+      callChain: ['ed.save'],
+    };
     const answers = new ScriptedPrompter([{ answer: 'allow_once', by: 'user' }]);
     const m2 = new PolicyMediator({ library: lib, session, prompter: answers, audit });
     expect(await m2.check(nameStep)).toEqual({ effect: 'allow', prompted: true, reason: 'confirmed by the user' });
@@ -171,14 +199,17 @@ describe('src/main/services/permissions/PolicyMediator', () => {
     const lib = library(EDITOR, APP('ed', 'ed'), TYPE('ed'), SAVE('ed', "{ paths: ['${path}'] }"));
     const fake = fakeDesktop({ windows: [win('1', 'notes - ed', 'ed', 'ed')] });
     const { mediator, audit } = setup(lib, new ScriptedPrompter([{ answer: 'deny', by: 'no_user' }]));
-    const r = await new GraphExecutor({ library: lib, desktop: fake.desktop, mediator, clock: noSleep }).run({ skill: 'ed.save', args: { path: '/tmp/a.txt' } });
+    const r = await new GraphExecutor({ library: lib, desktop: fake.desktop, mediator, clock: noSleep }).run({
+      skill: 'ed.save',
+      args: { path: '/tmp/a.txt' },
+    });
     expect(r.status).toBe('failed');
     expect(r.error?.message).toMatch(/nobody to ask/);
     expect(fake.inputCalls().map((c) => c.op)).toEqual(['hotkey']);
     expect(audit.records.at(-1)).toMatchObject({ decision: 'confirm', answer: 'no_user' });
   });
 
-  it('refuses a call whose callee holds more than the caller (file.write outside the caller\'s folder)', async () => {
+  it("refuses a call whose callee holds more than the caller (file.write outside the caller's folder)", async () => {
     const lib = library(EDITOR, APP('ed', 'ed'), TYPE('ed'), SAVE('ed', "{ paths: ['${path}'] }"));
     const fake = fakeDesktop({ windows: [win('1', 'notes - ed', 'ed', 'ed')] });
     const { mediator, audit } = setup(lib, new ScriptedPrompter([]));
@@ -202,17 +233,23 @@ describe('src/main/services/permissions/PolicyMediator', () => {
     expect(fake.calls.some((c) => c.op === 'script')).toBe(false);
   });
 
-  it('writes every decision to the store\'s audit table as a verifiable hash chain', async () => {
+  it("writes every decision to the store's audit table as a verifiable hash chain", async () => {
     const store = openStore({ file: join(mkdtempSync(join(tmpdir(), 'perm-audit-')), 'skilldesk.db') });
     try {
       const lib = library(EDITOR, APP('ed', 'ed'), TYPE('ed'));
       const fake = fakeDesktop({ windows: [win('1', 'notes - ed', 'ed', 'ed')] });
       const { mediator } = createPolicyMediator({ library: lib, prompter: new ScriptedPrompter([]), db: store.db, workspace, env });
-      const r = await new GraphExecutor({ library: lib, desktop: fake.desktop, mediator, clock: noSleep, sessionId: 'sess-1' }).run({ skill: 'ed.type', args: { text: 'secret words' } });
+      const r = await new GraphExecutor({ library: lib, desktop: fake.desktop, mediator, clock: noSleep, sessionId: 'sess-1' }).run({
+        skill: 'ed.type',
+        args: { text: 'secret words' },
+      });
       expect(r.status).toBe('succeeded');
       const rows = listAudit(store.db, { skill: 'ed.type' });
       expect(rows.map((x) => [x.nodeId, x.capability, x.decision])).toEqual([
-        ['a', 'input.keyboard', 'allow'], ['b', 'input.keyboard', 'allow'], ['c', 'input.keyboard', 'allow'], ['d', 'input.keyboard', 'allow'],
+        ['a', 'input.keyboard', 'allow'],
+        ['b', 'input.keyboard', 'allow'],
+        ['c', 'input.keyboard', 'allow'],
+        ['d', 'input.keyboard', 'allow'],
       ]);
       expect(rows.every((x) => x.sessionId === 'sess-1' && x.runId === r.runId && /^[0-9a-f]{64}$/.test(x.argsDigest ?? ''))).toBe(true);
       expect(JSON.stringify(rows)).not.toContain('secret words');
@@ -223,7 +260,10 @@ describe('src/main/services/permissions/PolicyMediator', () => {
   });
 
   it('caps context.load of an untrusted skill to a confirm', async () => {
-    const lib = library(APP('ed', 'ed').replace('implements: [Editor]', 'implements: []'), SCRIPTED.replace('app: ed\n', 'app: ed\ntrust: untrusted\n'));
+    const lib = library(
+      APP('ed', 'ed').replace('implements: [Editor]', 'implements: []'),
+      SCRIPTED.replace('app: ed\n', 'app: ed\ntrust: untrusted\n'),
+    );
     const prompter = new ScriptedPrompter([{ answer: 'deny', by: 'timeout' }]);
     const { mediator } = createPolicyMediator({ library: lib, prompter, audit: new MemoryAuditSink(), env });
     const d = await mediator.checkContextLoad(lib.skills.get('ed.backup')!, { sessionId: 's' });
@@ -231,7 +271,7 @@ describe('src/main/services/permissions/PolicyMediator', () => {
     expect(prompter.asked[0]).toMatchObject({ capability: 'context.load', skill: { trust: 'untrusted' } });
   });
 
-  it('checks URL arguments against the manifest\'s domain allowlist', async () => {
+  it("checks URL arguments against the manifest's domain allowlist", async () => {
     const VISIT = `
 kind: skill
 id: ed.visit

@@ -4,15 +4,23 @@ import { formatPrompt, parseAnswer, TerminalPrompter } from '../../../../src/mai
 import type { PermissionPrompt } from '../../../../src/shared/ports/prompter';
 
 const prompt: PermissionPrompt = {
-  skill: { id: 'mousepad.save_as', version: '1.0.0', trust: 'community' }, capability: 'file.write', level: 'dangerous',
-  target: '/home/u/report.txt', policySource: 'manifest:mousepad.save_as#1', fallbackMsg: 'Saving needs approval.', reason: 'confirm file.write', timeoutMs: 2000,
+  skill: { id: 'mousepad.save_as', version: '1.0.0', trust: 'community' },
+  capability: 'file.write',
+  level: 'dangerous',
+  target: '/home/u/report.txt',
+  policySource: 'manifest:mousepad.save_as#1',
+  fallbackMsg: 'Saving needs approval.',
+  reason: 'confirm file.write',
+  timeoutMs: 2000,
 };
 
 function tty() {
   const input = Object.assign(new PassThrough(), { isTTY: true });
   const output = Object.assign(new PassThrough(), { isTTY: true });
   let shown = '';
-  output.on('data', (d: Buffer) => { shown += d.toString(); });
+  output.on('data', (d: Buffer) => {
+    shown += d.toString();
+  });
   return { input, output, shown: () => shown };
 }
 
@@ -52,7 +60,16 @@ describe('src/main/services/permissions/TerminalPrompter', () => {
   });
 
   it('parses answers: empty means deny', () => {
-    expect(['o', 'ONCE', 's', 'session', '', 'd', 'no', 'x'].map(parseAnswer)).toEqual(['allow_once', 'allow_once', 'allow_session', 'allow_session', 'deny', 'deny', 'deny', undefined]);
+    expect(['o', 'ONCE', 's', 'session', '', 'd', 'no', 'x'].map(parseAnswer)).toEqual([
+      'allow_once',
+      'allow_once',
+      'allow_session',
+      'allow_session',
+      'deny',
+      'deny',
+      'deny',
+      undefined,
+    ]);
     expect(formatPrompt({ ...prompt, target: undefined, fallbackMsg: undefined } as unknown as PermissionPrompt)).not.toContain('target:');
   });
 });

@@ -47,11 +47,17 @@ graph:
   nodes:
 ${nodes}
 `;
-const SAVE = skill('save', "[{ capability: input.keyboard, effect: allow }, { capability: file.write, effect: allow, constraints: { paths: ['${path}'] } }]",
-  "    a: { action: hotkey, keys: [Control, s], next: b }\n    b: { action: type_text, text: '${path}' }", 'implements: Notes.save');
+const SAVE = skill(
+  'save',
+  "[{ capability: input.keyboard, effect: allow }, { capability: file.write, effect: allow, constraints: { paths: ['${path}'] } }]",
+  "    a: { action: hotkey, keys: [Control, s], next: b }\n    b: { action: type_text, text: '${path}' }",
+  'implements: Notes.save',
+);
 
 function library(...yamls: string[]): SkillLibrary {
-  const lib = new SkillLibrary(yamls.map((y, i) => ({ doc: LibraryDocSchema.parse(parse(y)), source: { file: `doc${i}.yaml`, origin: 'builtin' as const } })));
+  const lib = new SkillLibrary(
+    yamls.map((y, i) => ({ doc: LibraryDocSchema.parse(parse(y)), source: { file: `doc${i}.yaml`, origin: 'builtin' as const } })),
+  );
   expect(lib.errors).toEqual([]);
   return lib;
 }
@@ -64,35 +70,65 @@ describe('src/main/services/permissions/deriveManifest', () => {
     expect(library.skills.size).toBeGreaterThan(30);
   });
 
-  it('derives a composite\'s needs through its callees, with the callee\'s app as ${app} and its path as the call passes it', () => {
+  it("derives a composite's needs through its callees, with the callee's app as ${app} and its path as the call passes it", () => {
     const lib = library(NOTES, APP, SAVE);
     const d = deriveManifest(lib.skills.get('Notes.archive')!, lib);
     expect(d.needs.map((n) => [n.capability, n.scopes])).toEqual([
-      ['file.write', ['/srv/archive/${name}.txt']], ['input.keyboard', ['${app}']], ['skill.call', ['Notes.save']],
+      ['file.write', ['/srv/archive/${name}.txt']],
+      ['input.keyboard', ['${app}']],
+      ['skill.call', ['Notes.save']],
     ]);
     const check = checkSkillManifest(lib.skills.get('Notes.archive')!, lib);
-    expect(check.errors).toEqual([expect.stringMatching(/^under-declared: needs `file\.write` on \/srv\/archive\/\$\{name\}\.txt \(Notes\.archive > ed\.save#b\).*add \{capability: "file\.write", effect: "confirm", constraints: \{paths: \["\/srv\/archive\/\$\{name\}\.txt"\]\}\}/)]);
+    expect(check.errors).toEqual([
+      expect.stringMatching(
+        /^under-declared: needs `file\.write` on \/srv\/archive\/\$\{name\}\.txt \(Notes\.archive > ed\.save#b\).*add \{capability: "file\.write", effect: "confirm", constraints: \{paths: \["\/srv\/archive\/\$\{name\}\.txt"\]\}\}/,
+      ),
+    ]);
   });
 
   it('reports input to an app the manifest does not name, over-declared entries and constraints that cannot apply', () => {
-    const lib = library(APP.replace('implements: [Notes]', 'implements: []'), skill('typer', "[{ capability: input.keyboard, effect: allow, constraints: { apps: [other] } }, { capability: web.fetch, effect: allow, constraints: { apps: [ed] } }]",
-      "    a: { action: type_text, text: hi }", 'description: t\nintents: [t]'));
+    const lib = library(
+      APP.replace('implements: [Notes]', 'implements: []'),
+      skill(
+        'typer',
+        '[{ capability: input.keyboard, effect: allow, constraints: { apps: [other] } }, { capability: web.fetch, effect: allow, constraints: { apps: [ed] } }]',
+        '    a: { action: type_text, text: hi }',
+        'description: t\nintents: [t]',
+      ),
+    );
     const check = checkSkillManifest(lib.skills.get('ed.typer')!, lib);
-    expect(check.errors).toEqual(['under-declared: `input.keyboard` to app `ed` (ed.typer#a) is not in any entry\'s `apps`']);
+    expect(check.errors).toEqual(["under-declared: `input.keyboard` to app `ed` (ed.typer#a) is not in any entry's `apps`"]);
     expect(check.warnings).toEqual([
-      'over-declared: entry #1 (allow web.fetch) matches nothing the skill\'s graph needs',
+      "over-declared: entry #1 (allow web.fetch) matches nothing the skill's graph needs",
       'entry #1: `apps` has no effect on web.fetch',
     ]);
   });
 
   it('derives script capabilities by inference and rejects scripts it cannot analyse', () => {
-    const lib = library(APP.replace('implements: [Notes]', 'implements: []'),
-      skill('upload', '[{ capability: script.execute, effect: allow }]', "    a: { action: run_script, interpreter: python, script: \"import requests\\nrequests.post('https://u.example.com', data=open('/etc/hosts').read())\" }", 'description: t\nintents: [t]'),
-      skill('opaque', '[{ capability: script.execute, effect: allow }]', "    a: { action: run_script, interpreter: bash, script: 'eval \"$X\"' }", 'description: t\nintents: [t]'));
+    const lib = library(
+      APP.replace('implements: [Notes]', 'implements: []'),
+      skill(
+        'upload',
+        '[{ capability: script.execute, effect: allow }]',
+        "    a: { action: run_script, interpreter: python, script: \"import requests\\nrequests.post('https://u.example.com', data=open('/etc/hosts').read())\" }",
+        'description: t\nintents: [t]',
+      ),
+      skill(
+        'opaque',
+        '[{ capability: script.execute, effect: allow }]',
+        '    a: { action: run_script, interpreter: bash, script: \'eval "$X"\' }',
+        'description: t\nintents: [t]',
+      ),
+    );
     const up = checkSkillManifest(lib.skills.get('ed.upload')!, lib);
-    expect(up.errors.map((e) => e.split(' (')[0])).toEqual(['under-declared: needs `file.read` on /etc/hosts', 'under-declared: needs `web.post` on https://u.example.com']);
+    expect(up.errors.map((e) => e.split(' (')[0])).toEqual([
+      'under-declared: needs `file.read` on /etc/hosts',
+      'under-declared: needs `web.post` on https://u.example.com',
+    ]);
     const opaque = checkSkillManifest(lib.skills.get('ed.opaque')!, lib);
-    expect(opaque.errors).toEqual([expect.stringMatching(/^ed\.opaque#a: the bash script cannot be fully analysed: .*`eval` runs code built at run time/)]);
+    expect(opaque.errors).toEqual([
+      expect.stringMatching(/^ed\.opaque#a: the bash script cannot be fully analysed: .*`eval` runs code built at run time/),
+    ]);
   });
 
   it('removes under-declared skills from the library with a problem on their permissions, keeping the rest', () => {
@@ -100,21 +136,34 @@ describe('src/main/services/permissions/deriveManifest', () => {
     const problems = enforceManifests(lib);
     expect(lib.skills.has('Notes.archive')).toBe(false);
     expect(lib.skills.has('ed.save')).toBe(true);
-    expect(problems).toEqual([expect.objectContaining({ file: 'doc0.yaml', path: ['methods', 'archive', 'composite', 'permissions'], severity: 'error' })]);
+    expect(problems).toEqual([
+      expect.objectContaining({ file: 'doc0.yaml', path: ['methods', 'archive', 'composite', 'permissions'], severity: 'error' }),
+    ]);
     expect(lib.problems).toContain(problems[0]);
   });
 
   it('derives web.navigate for URL arguments and the script of a command-computed domain', () => {
-    const lib = library(APP.replace('implements: [Notes]', 'implements: []'), skill('visit',
-      '[{ capability: input.keyboard, effect: allow }, { capability: web.navigate, effect: allow, constraints: { domains: [example.com] } }]',
-      "    a: { action: type_text, text: '${url}' }",
-      "description: t\nintents: [t]\nargs:\n  url: { type: string }\n  profile: { type: choice, source: { kind: command, interpreter: bash, script: 'cat ~/.mozilla/firefox/profiles.ini' } }"));
+    const lib = library(
+      APP.replace('implements: [Notes]', 'implements: []'),
+      skill(
+        'visit',
+        '[{ capability: input.keyboard, effect: allow }, { capability: web.navigate, effect: allow, constraints: { domains: [example.com] } }]',
+        "    a: { action: type_text, text: '${url}' }",
+        "description: t\nintents: [t]\nargs:\n  url: { type: string }\n  profile: { type: choice, source: { kind: command, interpreter: bash, script: 'cat ~/.mozilla/firefox/profiles.ini' } }",
+      ),
+    );
     const check = checkSkillManifest(lib.skills.get('ed.visit')!, lib);
     expect(check.derived.needs.map((n) => [n.capability, n.scopes])).toEqual([
-      ['file.read', ['~/.mozilla/firefox/profiles.ini']], ['input.keyboard', ['ed']], ['script.execute', []], ['secrets.read', ['~/.mozilla/firefox/profiles.ini']], ['web.navigate', ['${url}']],
+      ['file.read', ['~/.mozilla/firefox/profiles.ini']],
+      ['input.keyboard', ['ed']],
+      ['script.execute', []],
+      ['secrets.read', ['~/.mozilla/firefox/profiles.ini']],
+      ['web.navigate', ['${url}']],
     ]);
     expect(check.errors.map((e) => e.split(' (')[0])).toEqual([
-      'under-declared: needs `file.read` on ~/.mozilla/firefox/profiles.ini', 'under-declared: needs `script.execute`', 'under-declared: needs `secrets.read` on ~/.mozilla/firefox/profiles.ini',
+      'under-declared: needs `file.read` on ~/.mozilla/firefox/profiles.ini',
+      'under-declared: needs `script.execute`',
+      'under-declared: needs `secrets.read` on ~/.mozilla/firefox/profiles.ini',
     ]);
   });
 });

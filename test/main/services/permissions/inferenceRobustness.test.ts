@@ -4,9 +4,49 @@ import { inferScript, type ScriptLanguage, type ScriptReader } from '../../../..
 
 // Fragments of real syntax in every language, glued at random: the analysers must answer (or fail closed), never throw.
 const FRAGMENTS = [
-  'curl -d @', '~/.ssh/id_rsa', ' https://h.example/ ', '| sh', '$(', ')', '`', '"', "'", '\n', '; ', '&& ', '<<EOF\n', 'EOF\n', '${X:-', '}', '(', '[', '{',
-  'Invoke-WebRequest -Method Post -Body $b', '@"\n', '"@', '<#', '#>', '# c', 'iex ', 'import requests\n', 'requests.post(', 'open(', '"""', "f'{x}'",
-  'subprocess.run([', ']', 'fetch(', "{ method: 'POST' }", 'require(', "'child_process'", 'eval(', '\\', 'python3 ', 'bash -c ', 'source ', './x.sh',
+  'curl -d @',
+  '~/.ssh/id_rsa',
+  ' https://h.example/ ',
+  '| sh',
+  '$(',
+  ')',
+  '`',
+  '"',
+  "'",
+  '\n',
+  '; ',
+  '&& ',
+  '<<EOF\n',
+  'EOF\n',
+  '${X:-',
+  '}',
+  '(',
+  '[',
+  '{',
+  'Invoke-WebRequest -Method Post -Body $b',
+  '@"\n',
+  '"@',
+  '<#',
+  '#>',
+  '# c',
+  'iex ',
+  'import requests\n',
+  'requests.post(',
+  'open(',
+  '"""',
+  "f'{x}'",
+  'subprocess.run([',
+  ']',
+  'fetch(',
+  "{ method: 'POST' }",
+  'require(',
+  "'child_process'",
+  'eval(',
+  '\\',
+  'python3 ',
+  'bash -c ',
+  'source ',
+  './x.sh',
 ];
 const arbSource = fc.oneof(
   fc.string({ maxLength: 200 }),
@@ -17,12 +57,15 @@ const noFiles: ScriptReader = { read: () => undefined, resolve: (d, p) => `${d}/
 describe('src/main/services/permissions/inference (robustness)', () => {
   it('never throws on arbitrary input in any language, and reports why when it cannot analyse (property)', () => {
     const langs: ScriptLanguage[] = ['bash', 'sh', 'powershell', 'cmd', 'python', 'node'];
-    fc.assert(fc.property(arbSource, fc.constantFrom(...langs), (src, lang) => {
-      const r = inferScript(src, lang, { reader: noFiles });
-      expect(r.ok).toBe(r.errors.length === 0);
-      // inferScript fails closed when an analyser throws; here that would still be a bug to fix.
-      expect(r.errors.filter((e) => e.includes('analysis stopped'))).toEqual([]);
-      for (const c of r.capabilities) expect(typeof c.capability).toBe('string');
-    }), { numRuns: 1500 });
+    fc.assert(
+      fc.property(arbSource, fc.constantFrom(...langs), (src, lang) => {
+        const r = inferScript(src, lang, { reader: noFiles });
+        expect(r.ok).toBe(r.errors.length === 0);
+        // inferScript fails closed when an analyser throws; here that would still be a bug to fix.
+        expect(r.errors.filter((e) => e.includes('analysis stopped'))).toEqual([]);
+        for (const c of r.capabilities) expect(typeof c.capability).toBe('string');
+      }),
+      { numRuns: 1500 },
+    );
   });
 });

@@ -10,7 +10,13 @@ describe('src/main/services/retrieval/SqliteEmbeddingCache', () => {
     const dir = mkdtempSync(join(tmpdir(), 'skilldesk-emb-'));
     try {
       const asked: string[] = [];
-      const embedder: Embedder = { model: 'm1', embed: async (texts) => { asked.push(...texts); return texts.map((t) => [t.length, 1, 0]); } };
+      const embedder: Embedder = {
+        model: 'm1',
+        embed: async (texts) => {
+          asked.push(...texts);
+          return texts.map((t) => [t.length, 1, 0]);
+        },
+      };
       let store = openStore({ dataDir: dir });
       const first = await embedCached(embedder, new SqliteEmbeddingCache(store.db), ['ab', 'abcd']);
       store.close();

@@ -9,7 +9,8 @@ import { useTempStores } from './helpers/tempDir';
 
 const temp = useTempStores();
 
-const DOCS = [`
+const DOCS = [
+  `
 kind: interface
 id: Editor
 description: test editor
@@ -18,7 +19,8 @@ methods:
     description: type
     intents: ['type \${text}']
     args: { text: { type: text } }
-`, `
+`,
+  `
 kind: app
 id: ed
 name: ed
@@ -26,7 +28,8 @@ platforms: [linux]
 launch: { command: ed }
 windows: { process: '^ed$', title: 'ed$' }
 implements: [Editor]
-`, `
+`,
+  `
 kind: skill
 id: ed.type
 app: ed
@@ -36,31 +39,58 @@ graph:
   nodes:
     focus: { action: focus_window, next: typing }
     typing: { action: type_text, text: '\${text}' }
-`];
+`,
+];
 
 function executor(journal: SqliteRunJournal, mediator: ActionMediator) {
-  const library = new SkillLibrary(DOCS.map((y, i) => ({ doc: LibraryDocSchema.parse(parse(y)), source: { file: `doc${i}.yaml`, origin: 'builtin' as const } })));
+  const library = new SkillLibrary(
+    DOCS.map((y, i) => ({ doc: LibraryDocSchema.parse(parse(y)), source: { file: `doc${i}.yaml`, origin: 'builtin' as const } })),
+  );
   expect(library.errors).toEqual([]);
   const fake = fakeDesktop({ windows: [win('w1', 'doc - ed', 'ed')] });
-  return new GraphExecutor({ library, desktop: fake.desktop, mediator, journal, clock: { now: () => Date.now(), sleep: async () => {} }, pollMs: 1 });
+  return new GraphExecutor({
+    library,
+    desktop: fake.desktop,
+    mediator,
+    journal,
+    clock: { now: () => Date.now(), sleep: async () => {} },
+    pollMs: 1,
+  });
 }
 
 describe('src/main/services/store/SqliteRunJournal', () => {
   it('journals a real executor run and its steps into the SQLite file', async () => {
     const store = temp.open();
-    const result = await executor(new SqliteRunJournal(store.db, 'session-1'), { check: async () => ({ effect: 'allow' }) })
-      .run({ skill: 'Editor.type', app: 'ed', args: { text: 'héllo\t"x"' }, goal: 'say hello' });
+    const result = await executor(new SqliteRunJournal(store.db, 'session-1'), { check: async () => ({ effect: 'allow' }) }).run({
+      skill: 'Editor.type',
+      app: 'ed',
+      args: { text: 'héllo\t"x"' },
+      goal: 'say hello',
+    });
     expect(result.status).toBe('succeeded');
     expect(getRun(store.db, result.runId)).toMatchObject({
-      skillId: 'ed.type', app: 'ed', sessionId: 'session-1', status: 'succeeded', goal: 'say hello', args: { text: 'héllo\t"x"' }, endedAt: result.endedAt,
+      skillId: 'ed.type',
+      app: 'ed',
+      sessionId: 'session-1',
+      status: 'succeeded',
+      goal: 'say hello',
+      args: { text: 'héllo\t"x"' },
+      endedAt: result.endedAt,
     });
-    expect(getSteps(store.db, result.runId).map((s) => [s.seq, s.nodeId, s.primitive, s.outcome])).toEqual(result.steps.map((s) => [s.seq, s.nodeId, s.primitive, s.outcome]));
+    expect(getSteps(store.db, result.runId).map((s) => [s.seq, s.nodeId, s.primitive, s.outcome])).toEqual(
+      result.steps.map((s) => [s.seq, s.nodeId, s.primitive, s.outcome]),
+    );
     expect(getSteps(store.db, result.runId).find((s) => s.nodeId === 'typing')?.resolvedArgs).toMatchObject({ text: 'héllo\t"x"' });
   });
 
   it('journals a denied run with its error and the denied step', async () => {
     const store = temp.open();
-    const deny: ActionMediator = { check: async (req) => (req.primitive.action === 'type_text' ? { effect: 'deny', code: 'permission.denied', reason: 'no keyboard here' } : { effect: 'allow' }) };
+    const deny: ActionMediator = {
+      check: async (req) =>
+        req.primitive.action === 'type_text'
+          ? { effect: 'deny', code: 'permission.denied', reason: 'no keyboard here' }
+          : { effect: 'allow' },
+    };
     const result = await executor(new SqliteRunJournal(store.db), deny).run({ skill: 'ed.type', args: { text: 'x' } });
     expect(result.status).not.toBe('succeeded');
     const [run] = listRuns(store.db, { skill: 'ed.type' });

@@ -50,7 +50,10 @@ describe('src/main/services/store/SqliteStore', () => {
     const bogus = join(temp.dir(), 'better_sqlite3.node');
     writeFileSync(bogus, 'not an ELF file');
     expect(() => openStore({ dataDir: temp.dir(), nativeBinding: bogus })).toThrow(
-      expect.objectContaining({ code: 'store.native_binding', message: expect.stringMatching(/Cannot load better-sqlite3's native addon from .*better_sqlite3\.node in Node .*Rebuild it/) }),
+      expect.objectContaining({
+        code: 'store.native_binding',
+        message: expect.stringMatching(/Cannot load better-sqlite3's native addon from .*better_sqlite3\.node in Node .*Rebuild it/),
+      }),
     );
   });
 
@@ -63,10 +66,14 @@ describe('src/main/services/store/SqliteStore', () => {
   it('reports a data dir that cannot be created', () => {
     const file = join(temp.dir(), 'a-file');
     writeFileSync(file, '');
-    expect(() => openStore({ dataDir: join(file, 'data') })).toThrow(expect.objectContaining({ code: 'store.open_failed', message: expect.stringMatching(/--data-dir/) }));
+    expect(() => openStore({ dataDir: join(file, 'data') })).toThrow(
+      expect.objectContaining({ code: 'store.open_failed', message: expect.stringMatching(/--data-dir/) }),
+    );
   });
 
   it('rejects a negative busy timeout with what it got', () => {
-    expect(() => openStore({ dataDir: temp.dir(), busyTimeoutMs: -3 })).toThrow('Expected `busyTimeoutMs` to be a non-negative integer, got `-3`');
+    expect(() => openStore({ dataDir: temp.dir(), busyTimeoutMs: -3 })).toThrow(
+      'Expected `busyTimeoutMs` to be a non-negative integer, got `-3`',
+    );
   });
 });

@@ -2,18 +2,37 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  appendAudit, AUDIT_GENESIS_HASH, auditHash, digestArgs, exportAuditJsonl, listAudit, verifyAuditChain, verifyAuditRows,
-  type AuditEntry, type AuditRow, type StoreDb,
+  appendAudit,
+  AUDIT_GENESIS_HASH,
+  auditHash,
+  digestArgs,
+  exportAuditJsonl,
+  listAudit,
+  verifyAuditChain,
+  verifyAuditRows,
+  type AuditEntry,
+  type AuditRow,
+  type StoreDb,
 } from '../../../../src/main/services/store';
 import { useTempStores } from './helpers/tempDir';
 
 const temp = useTempStores();
 
-const entry = (i: number, extra: Partial<AuditEntry> = {}): AuditEntry => ({
-  ts: 1_000 + i, sessionId: 'sess', runId: `run-${i % 2}`, skillId: i % 2 ? 'mousepad.save_as' : 'calc.evaluate', nodeId: `n${i}`,
-  capability: 'input.keyboard', target: 'mousepad: Untitled 1', decision: 'allow', reason: 'manifest allows', policySource: 'skill:mousepad.save_as#permissions[0]',
-  argsDigest: digestArgs({ i }), ...extra,
-} as AuditEntry);
+const entry = (i: number, extra: Partial<AuditEntry> = {}): AuditEntry =>
+  ({
+    ts: 1_000 + i,
+    sessionId: 'sess',
+    runId: `run-${i % 2}`,
+    skillId: i % 2 ? 'mousepad.save_as' : 'calc.evaluate',
+    nodeId: `n${i}`,
+    capability: 'input.keyboard',
+    target: 'mousepad: Untitled 1',
+    decision: 'allow',
+    reason: 'manifest allows',
+    policySource: 'skill:mousepad.save_as#permissions[0]',
+    argsDigest: digestArgs({ i }),
+    ...extra,
+  }) as AuditEntry;
 
 function fill(db: StoreDb, n: number): AuditRow[] {
   return Array.from({ length: n }, (_, i) => appendAudit(db, entry(i + 1)));
@@ -56,7 +75,13 @@ describe('src/main/services/store/audit', () => {
     const { db } = temp.open();
     fill(db, 5);
     db.prepare('DELETE FROM audit WHERE id = 2').run();
-    expect(verifyAuditChain(db)).toMatchObject({ ok: false, firstBadId: 3, reason: 'chain_broken', count: 1, message: expect.stringContaining('deleted') });
+    expect(verifyAuditChain(db)).toMatchObject({
+      ok: false,
+      firstBadId: 3,
+      reason: 'chain_broken',
+      count: 1,
+      message: expect.stringContaining('deleted'),
+    });
 
     const other = temp.open().db;
     fill(other, 3);
@@ -80,9 +105,15 @@ describe('src/main/services/store/audit', () => {
     const row = appendAudit(db, entry(1, { decision: 'confirm', answer: 'allow_session' }));
     expect(row).toMatchObject({ decision: 'confirm', answer: 'allow_session' });
     expect(appendAudit(db, entry(2, { decision: 'deny' })).answer).toBeNull();
-    expect(() => appendAudit(db, entry(3, { decision: 'confirm' } as Partial<AuditEntry>))).toThrow(/Expected `answer` to be one of 'allow_once', 'allow_session'/);
-    expect(() => appendAudit(db, { ...entry(4), answer: 'allow_once' } as unknown as AuditEntry)).toThrow(/Expected `answer` to be absent for a 'allow' decision/);
-    expect(() => appendAudit(db, entry(5, { decision: 'maybe' } as unknown as Partial<AuditEntry>))).toThrow(/Expected `decision` to be one of 'allow', 'confirm', 'deny', got `maybe`/);
+    expect(() => appendAudit(db, entry(3, { decision: 'confirm' } as Partial<AuditEntry>))).toThrow(
+      /Expected `answer` to be one of 'allow_once', 'allow_session'/,
+    );
+    expect(() => appendAudit(db, { ...entry(4), answer: 'allow_once' } as unknown as AuditEntry)).toThrow(
+      /Expected `answer` to be absent for a 'allow' decision/,
+    );
+    expect(() => appendAudit(db, entry(5, { decision: 'maybe' } as unknown as Partial<AuditEntry>))).toThrow(
+      /Expected `decision` to be one of 'allow', 'confirm', 'deny', got `maybe`/,
+    );
     expect(verifyAuditChain(db)).toMatchObject({ ok: true, count: 2 });
   });
 
@@ -131,17 +162,22 @@ describe('src/main/services/store/audit (two processes)', () => {
     temp.open({}, dataDir).close(); // create and migrate first, so the children only append
     const goFile = join(dataDir, 'go');
     let ready = 0;
-    const child = (label: string) => new Promise<string>((resolve, reject) => {
-      const p = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'fixtures', 'appendAuditMany.ts'), dataDir, label, '1000', goFile], { stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      p.stdout.on('data', (d: Buffer) => {
-        out += d.toString();
-        if (d.toString().includes('ready') && ++ready === 2) writeFileSync(goFile, '');
+    const child = (label: string) =>
+      new Promise<string>((resolve, reject) => {
+        const p = spawn(
+          process.execPath,
+          ['--import', 'tsx', join(__dirname, 'fixtures', 'appendAuditMany.ts'), dataDir, label, '1000', goFile],
+          { stdio: ['ignore', 'pipe', 'pipe'] },
+        );
+        let out = '';
+        p.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          if (d.toString().includes('ready') && ++ready === 2) writeFileSync(goFile, '');
+        });
+        p.stderr.on('data', (d: Buffer) => (out += d.toString()));
+        p.on('error', reject);
+        p.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`child ${label} exited ${code}: ${out}`))));
       });
-      p.stderr.on('data', (d: Buffer) => (out += d.toString()));
-      p.on('error', reject);
-      p.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`child ${label} exited ${code}: ${out}`))));
-    });
     expect(await Promise.all([child('A'), child('B')])).toEqual(['ready\ndone\n', 'ready\ndone\n']);
     const { db } = temp.open({}, dataDir);
     expect(verifyAuditChain(db)).toMatchObject({ ok: true, count: 2000 });

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
-  deleteEmbeddingsForModel, embeddingTextHash, getEmbedding, getEmbeddings, putEmbedding, putEmbeddings,
+  deleteEmbeddingsForModel,
+  embeddingTextHash,
+  getEmbedding,
+  getEmbeddings,
+  putEmbedding,
+  putEmbeddings,
 } from '../../../../src/main/services/store';
 import { useTempStores } from './helpers/tempDir';
 
@@ -45,7 +50,10 @@ describe('src/main/services/store/embeddings', () => {
 
   it('reads and writes in batches, leaving misses out of the map', () => {
     const { db } = temp.open();
-    putEmbeddings(db, ['x', 'y', 'z'].map((t, i) => ({ textHash: embeddingTextHash(t), model: 'm', vector: new Float32Array([i, i + 0.5]) })));
+    putEmbeddings(
+      db,
+      ['x', 'y', 'z'].map((t, i) => ({ textHash: embeddingTextHash(t), model: 'm', vector: new Float32Array([i, i + 0.5]) })),
+    );
     const found = getEmbeddings(db, ['x', 'missing', 'z'].map(embeddingTextHash), 'm');
     expect([...found.keys()]).toEqual([embeddingTextHash('x'), embeddingTextHash('z')]);
     expect(Array.from(found.get(embeddingTextHash('z'))!)).toEqual([2, 2.5]);
@@ -56,9 +64,13 @@ describe('src/main/services/store/embeddings', () => {
 
   it('rejects what is not a non-empty Float32Array', () => {
     const { db } = temp.open();
-    expect(() => putEmbedding(db, { textHash: 'h', model: 'm', vector: [1, 2] as unknown as Float32Array })).toThrow('Expected `vector` to be a non-empty Float32Array, got `[1,2]` (array)');
+    expect(() => putEmbedding(db, { textHash: 'h', model: 'm', vector: [1, 2] as unknown as Float32Array })).toThrow(
+      'Expected `vector` to be a non-empty Float32Array, got `[1,2]` (array)',
+    );
     expect(() => putEmbedding(db, { textHash: 'h', model: 'm', vector: new Float32Array(0) })).toThrow(/non-empty Float32Array/);
-    expect(() => putEmbedding(db, { textHash: '', model: 'm', vector: new Float32Array(1) })).toThrow(/Expected `textHash` to be a non-empty string/);
+    expect(() => putEmbedding(db, { textHash: '', model: 'm', vector: new Float32Array(1) })).toThrow(
+      /Expected `textHash` to be a non-empty string/,
+    );
   });
 
   it('hashes text as SHA-256 hex of its UTF-8 bytes', () => {

@@ -7,7 +7,12 @@ const temp = useTempStores();
 describe('src/main/services/store/grants', () => {
   it('stores a grant with the constraints it answers and lists only active ones by default', () => {
     const { db } = temp.open();
-    const keep = addGrant(db, { skillId: 'mousepad.save_as', capability: 'file.write', constraints: { paths: ['~/Documents/**'] }, grantedAt: 100 });
+    const keep = addGrant(db, {
+      skillId: 'mousepad.save_as',
+      capability: 'file.write',
+      constraints: { paths: ['~/Documents/**'] },
+      grantedAt: 100,
+    });
     const expiring = addGrant(db, { skillId: 'mousepad.save_as', capability: 'input.keyboard', grantedAt: 100, expiresAt: 200 });
     const revoked = addGrant(db, { skillId: 'calc.evaluate', capability: 'clipboard.read', grantedAt: 100 });
     expect(revokeGrant(db, revoked.id, 150)).toBe('revoked');
@@ -15,7 +20,15 @@ describe('src/main/services/store/grants', () => {
     expect(listGrants(db, { now: 200 }).map((g) => g.id)).toEqual([keep.id]);
     expect(listGrants(db, { state: 'all' }).map((g) => g.id)).toEqual([keep.id, expiring.id, revoked.id]);
     expect(listGrants(db, { skill: 'mousepad.save_as', capability: 'file.write', now: 150 })).toEqual([
-      { id: keep.id, skillId: 'mousepad.save_as', capability: 'file.write', constraints: { paths: ['~/Documents/**'] }, grantedAt: 100, expiresAt: null, revokedAt: null },
+      {
+        id: keep.id,
+        skillId: 'mousepad.save_as',
+        capability: 'file.write',
+        constraints: { paths: ['~/Documents/**'] },
+        grantedAt: 100,
+        expiresAt: null,
+        revokedAt: null,
+      },
     ]);
     expect(grantState(getGrant(db, expiring.id)!, 250)).toBe('expired');
     expect(grantState(getGrant(db, revoked.id)!, 120)).toBe('revoked');
@@ -32,6 +45,8 @@ describe('src/main/services/store/grants', () => {
 
   it('refuses an expiry that is not after the grant', () => {
     const { db } = temp.open();
-    expect(() => addGrant(db, { skillId: 's.a', capability: 'file.read', grantedAt: 100, expiresAt: 100 })).toThrow('Expected `expiresAt` (100) to be after `grantedAt` (100)');
+    expect(() => addGrant(db, { skillId: 's.a', capability: 'file.read', grantedAt: 100, expiresAt: 100 })).toThrow(
+      'Expected `expiresAt` (100) to be after `grantedAt` (100)',
+    );
   });
 });

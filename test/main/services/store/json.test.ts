@@ -3,7 +3,9 @@ import { canonicalJson } from '../../../../src/main/services/store';
 
 describe('src/main/services/store/json', () => {
   it('sorts keys at every depth and drops undefined members, as JSON does', () => {
-    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null }, u: undefined })).toBe('{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null }, u: undefined })).toBe(
+      '{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}',
+    );
   });
 
   it('formats numbers and strings like ECMAScript JSON (RFC 8785)', () => {

@@ -3,7 +3,9 @@ import { defaultDataDir, storeFile } from '../../../../src/main/services/store';
 
 describe('src/main/services/store/paths', () => {
   it('uses %APPDATA%\\SkillDesk on Windows', () => {
-    expect(defaultDataDir({ platform: 'win32', env: { APPDATA: 'C:\\Users\\a\\AppData\\Roaming' }, home: 'C:\\Users\\a' })).toBe('C:\\Users\\a\\AppData\\Roaming\\SkillDesk');
+    expect(defaultDataDir({ platform: 'win32', env: { APPDATA: 'C:\\Users\\a\\AppData\\Roaming' }, home: 'C:\\Users\\a' })).toBe(
+      'C:\\Users\\a\\AppData\\Roaming\\SkillDesk',
+    );
     expect(defaultDataDir({ platform: 'win32', env: {}, home: 'C:\\Users\\a' })).toBe('C:\\Users\\a\\AppData\\Roaming\\SkillDesk');
   });
 
@@ -17,12 +19,20 @@ describe('src/main/services/store/paths', () => {
   });
 
   it('ignores a relative XDG_DATA_HOME, as the XDG spec requires', () => {
-    expect(defaultDataDir({ platform: 'linux', env: { XDG_DATA_HOME: 'relative/dir' }, home: '/home/a' })).toBe('/home/a/.local/share/skilldesk');
+    expect(defaultDataDir({ platform: 'linux', env: { XDG_DATA_HOME: 'relative/dir' }, home: '/home/a' })).toBe(
+      '/home/a/.local/share/skilldesk',
+    );
   });
 
   it('lets SKILLDESK_DATA_DIR override every platform', () => {
     for (const platform of ['win32', 'darwin', 'linux'] as const) {
-      expect(defaultDataDir({ platform, env: { SKILLDESK_DATA_DIR: '/srv/skilldesk', APPDATA: 'C:\\x', XDG_DATA_HOME: '/xdg' }, home: '/home/a' })).toMatch(/[\\/]srv[\\/]skilldesk$/);
+      expect(
+        defaultDataDir({
+          platform,
+          env: { SKILLDESK_DATA_DIR: '/srv/skilldesk', APPDATA: 'C:\\x', XDG_DATA_HOME: '/xdg' },
+          home: '/home/a',
+        }),
+      ).toMatch(/[\\/]srv[\\/]skilldesk$/);
     }
   });
 

@@ -1,7 +1,15 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appendStep, createRun, finishRun, getRun, getSteps, ownerState, recoverInterruptedRuns } from '../../../../src/main/services/store';
+import {
+  appendStep,
+  createRun,
+  finishRun,
+  getRun,
+  getSteps,
+  ownerState,
+  recoverInterruptedRuns,
+} from '../../../../src/main/services/store';
 import { useTempStores } from './helpers/tempDir';
 
 const temp = useTempStores();
@@ -9,7 +17,11 @@ const temp = useTempStores();
 describe('src/main/services/store/runRecovery', () => {
   it('marks a run left running by a killed process as aborted (interrupted) at the next open, keeping its committed steps', () => {
     const dataDir = temp.dir();
-    const child = spawnSync(process.execPath, ['--import', 'tsx', join(__dirname, 'fixtures', 'crashDuringRun.ts'), dataDir, 'crashed-run'], { encoding: 'utf8', timeout: 30_000 });
+    const child = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', join(__dirname, 'fixtures', 'crashDuringRun.ts'), dataDir, 'crashed-run'],
+      { encoding: 'utf8', timeout: 30_000 },
+    );
     expect(child.stderr).toBe('');
     expect(child.stdout).toBe('step recorded\n');
     expect(child.signal).toBe('SIGKILL');
@@ -18,7 +30,9 @@ describe('src/main/services/store/runRecovery', () => {
     expect(store.recoveredRunIds).toEqual(['crashed-run']);
     const run = getRun(store.db, 'crashed-run');
     expect(run).toMatchObject({
-      status: 'aborted', endedAt: 1_020, args: { path: 'C:\\a.txt' },
+      status: 'aborted',
+      endedAt: 1_020,
+      args: { path: 'C:\\a.txt' },
       error: { code: 'run.interrupted', reason: 'interrupted', recoveredAt: 5_000 },
     });
     expect(getSteps(store.db, 'crashed-run').map((s) => [s.nodeId, s.outcome])).toEqual([['focus', 'ok']]);
@@ -38,7 +52,17 @@ describe('src/main/services/store/runRecovery', () => {
   it('ends a recovered run at its last step, or at its start when it has none', () => {
     const { db } = temp.open();
     createRun(db, { id: 'with-steps', skillId: 's.a', startedAt: 100 });
-    appendStep(db, { runId: 'with-steps', seq: 0, skillId: 's.a', nodeId: 'n', primitive: 'key', resolvedArgs: {}, startedAt: 150, endedAt: 180, outcome: 'ok' });
+    appendStep(db, {
+      runId: 'with-steps',
+      seq: 0,
+      skillId: 's.a',
+      nodeId: 'n',
+      primitive: 'key',
+      resolvedArgs: {},
+      startedAt: 150,
+      endedAt: 180,
+      outcome: 'ok',
+    });
     createRun(db, { id: 'no-steps', skillId: 's.a', startedAt: 300 });
     createRun(db, { id: 'done', skillId: 's.a', startedAt: 1 });
     finishRun(db, 'done', { status: 'succeeded', endedAt: 2 });

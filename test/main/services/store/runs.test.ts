@@ -1,28 +1,105 @@
 import { describe, expect, it } from 'vitest';
-import { appendStep, createRun, findRunsByIdPrefix, finishRun, getRun, getSteps, listRuns, setRunAccounting, type NewStep } from '../../../../src/main/services/store';
+import {
+  appendStep,
+  createRun,
+  findRunsByIdPrefix,
+  finishRun,
+  getRun,
+  getSteps,
+  listRuns,
+  setRunAccounting,
+  type NewStep,
+} from '../../../../src/main/services/store';
 import { useTempStores } from './helpers/tempDir';
 
 const temp = useTempStores();
 
 const step = (runId: string, seq: number, extra: Partial<NewStep> = {}): NewStep => ({
-  runId, seq, skillId: 'mousepad.save_as', nodeId: `n${seq}`, primitive: 'hotkey', resolvedArgs: { keys: ['ctrl', 's'] }, startedAt: 100 + seq, endedAt: 110 + seq, outcome: 'ok', ...extra,
+  runId,
+  seq,
+  skillId: 'mousepad.save_as',
+  nodeId: `n${seq}`,
+  primitive: 'hotkey',
+  resolvedArgs: { keys: ['ctrl', 's'] },
+  startedAt: 100 + seq,
+  endedAt: 110 + seq,
+  outcome: 'ok',
+  ...extra,
 });
 
 describe('src/main/services/store/runs', () => {
   it('records a run with its steps and reads back every field', () => {
     const { db } = temp.open();
     const run = createRun(db, {
-      id: 'r1', skillId: 'mousepad.save_as', app: 'mousepad', sessionId: 's1', args: { path: '/tmp/x.txt' }, dryRun: true, startedAt: 100,
-      parentRunId: 'agent-1', goal: 'save the file', accounting: { tokens: { total: 5 } },
+      id: 'r1',
+      skillId: 'mousepad.save_as',
+      app: 'mousepad',
+      sessionId: 's1',
+      args: { path: '/tmp/x.txt' },
+      dryRun: true,
+      startedAt: 100,
+      parentRunId: 'agent-1',
+      goal: 'save the file',
+      accounting: { tokens: { total: 5 } },
     });
-    expect(run).toMatchObject({ id: 'r1', status: 'running', endedAt: null, dryRun: true, parentRunId: 'agent-1', goal: 'save the file', error: null });
+    expect(run).toMatchObject({
+      id: 'r1',
+      status: 'running',
+      endedAt: null,
+      dryRun: true,
+      parentRunId: 'agent-1',
+      goal: 'save the file',
+      error: null,
+    });
     appendStep(db, step('r1', 0));
-    appendStep(db, step('r1', 1, { depth: 1, app: 'mousepad', outcome: 'failed', error: 'window did not appear', screenshotPath: '/tmp/s1.png' }));
-    const finished = finishRun(db, 'r1', { status: 'failed', error: { code: 'step.timeout', message: 'no window', nodeId: 'n1' }, endedAt: 120, result: 'partial' });
-    expect(finished).toMatchObject({ status: 'failed', endedAt: 120, result: 'partial', error: { code: 'step.timeout', nodeId: 'n1' }, accounting: { tokens: { total: 5 } } });
+    appendStep(
+      db,
+      step('r1', 1, { depth: 1, app: 'mousepad', outcome: 'failed', error: 'window did not appear', screenshotPath: '/tmp/s1.png' }),
+    );
+    const finished = finishRun(db, 'r1', {
+      status: 'failed',
+      error: { code: 'step.timeout', message: 'no window', nodeId: 'n1' },
+      endedAt: 120,
+      result: 'partial',
+    });
+    expect(finished).toMatchObject({
+      status: 'failed',
+      endedAt: 120,
+      result: 'partial',
+      error: { code: 'step.timeout', nodeId: 'n1' },
+      accounting: { tokens: { total: 5 } },
+    });
     expect(getSteps(db, 'r1')).toEqual([
-      { runId: 'r1', seq: 0, depth: 0, skillId: 'mousepad.save_as', app: null, nodeId: 'n0', primitive: 'hotkey', resolvedArgs: { keys: ['ctrl', 's'] }, startedAt: 100, endedAt: 110, outcome: 'ok', error: null, screenshotPath: null },
-      { runId: 'r1', seq: 1, depth: 1, skillId: 'mousepad.save_as', app: 'mousepad', nodeId: 'n1', primitive: 'hotkey', resolvedArgs: { keys: ['ctrl', 's'] }, startedAt: 101, endedAt: 111, outcome: 'failed', error: 'window did not appear', screenshotPath: '/tmp/s1.png' },
+      {
+        runId: 'r1',
+        seq: 0,
+        depth: 0,
+        skillId: 'mousepad.save_as',
+        app: null,
+        nodeId: 'n0',
+        primitive: 'hotkey',
+        resolvedArgs: { keys: ['ctrl', 's'] },
+        startedAt: 100,
+        endedAt: 110,
+        outcome: 'ok',
+        error: null,
+        screenshotPath: null,
+      },
+      {
+        runId: 'r1',
+        seq: 1,
+        depth: 1,
+        skillId: 'mousepad.save_as',
+        app: 'mousepad',
+        nodeId: 'n1',
+        primitive: 'hotkey',
+        resolvedArgs: { keys: ['ctrl', 's'] },
+        startedAt: 101,
+        endedAt: 111,
+        outcome: 'failed',
+        error: 'window did not appear',
+        screenshotPath: '/tmp/s1.png',
+      },
     ]);
   });
 
@@ -35,10 +112,14 @@ describe('src/main/services/store/runs', () => {
     const { db } = temp.open();
     createRun(db, { id: 'r1', skillId: 's.a', startedAt: 10 });
     finishRun(db, 'r1', { status: 'succeeded', endedAt: 20 });
-    expect(() => finishRun(db, 'r1', { status: 'failed', endedAt: 30 })).toThrow(expect.objectContaining({ code: 'store.run_already_finished', message: expect.stringContaining("already ended as 'succeeded'") }));
+    expect(() => finishRun(db, 'r1', { status: 'failed', endedAt: 30 })).toThrow(
+      expect.objectContaining({ code: 'store.run_already_finished', message: expect.stringContaining("already ended as 'succeeded'") }),
+    );
     expect(getRun(db, 'r1')).toMatchObject({ status: 'succeeded', endedAt: 20 });
     expect(() => finishRun(db, 'nope', { status: 'failed' })).toThrow(expect.objectContaining({ code: 'store.run_not_found' }));
-    expect(() => finishRun(db, 'r1', { status: 'running' as never })).toThrow("Expected `status` to be one of 'succeeded', 'failed', 'aborted', got `running` (string)");
+    expect(() => finishRun(db, 'r1', { status: 'running' as never })).toThrow(
+      "Expected `status` to be one of 'succeeded', 'failed', 'aborted', got `running` (string)",
+    );
   });
 
   it('refuses a step for an unknown run, a repeated sequence number and a duplicate run id', () => {
@@ -48,7 +129,9 @@ describe('src/main/services/store/runs', () => {
     appendStep(db, step('r1', 0));
     expect(() => appendStep(db, step('r1', 0))).toThrow(expect.objectContaining({ code: 'store.duplicate_step' }));
     expect(() => createRun(db, { id: 'r1', skillId: 's.b' })).toThrow(expect.objectContaining({ code: 'store.duplicate_run' }));
-    expect(() => appendStep(db, step('r1', 1, { outcome: 'maybe' as never }))).toThrow(/Expected `outcome` to be one of 'ok', 'failed', 'skipped', 'denied'/);
+    expect(() => appendStep(db, step('r1', 1, { outcome: 'maybe' as never }))).toThrow(
+      /Expected `outcome` to be one of 'ok', 'failed', 'skipped', 'denied'/,
+    );
   });
 
   it('updates accounting while a run is under way', () => {
@@ -61,7 +144,14 @@ describe('src/main/services/store/runs', () => {
 
   it('lists runs newest first, filtered by skill, status, app, parent and time, with a limit', () => {
     const { db } = temp.open();
-    const mk = (id: string, skillId: string, startedAt: number, status: 'running' | 'succeeded' | 'failed', app?: string, parentRunId?: string) => {
+    const mk = (
+      id: string,
+      skillId: string,
+      startedAt: number,
+      status: 'running' | 'succeeded' | 'failed',
+      app?: string,
+      parentRunId?: string,
+    ) => {
       createRun(db, { id, skillId, startedAt, app: app ?? null, parentRunId: parentRunId ?? null });
       if (status !== 'running') finishRun(db, id, { status, endedAt: startedAt + 5 });
     };

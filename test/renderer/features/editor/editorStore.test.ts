@@ -68,7 +68,8 @@ describe('src/renderer/src/features/editor/editorStore', () => {
   it('saves an edited graph to the user folder as a file the loader accepts', async () => {
     const { store } = await opened();
     const dialog = store.getState().nodes.find((n) => n.id === 'dialog')!.data.node;
-    if (dialog.kind !== 'action' || dialog.primitive.action !== 'wait_for_window') throw new Error('fixture changed: dialog is not a wait_for_window');
+    if (dialog.kind !== 'action' || dialog.primitive.action !== 'wait_for_window')
+      throw new Error('fixture changed: dialog is not a wait_for_window');
     store.getState().updateNode('dialog', { ...dialog, primitive: { ...dialog.primitive, timeoutMs: 15000 } });
     store.getState().renameNode('enter', 'press_enter');
     store.getState().layout();
@@ -104,12 +105,58 @@ describe('src/renderer/src/features/editor/editorStore', () => {
     const { store, calls } = await opened();
     await store.getState().testRun({ path: '/tmp/x.txt' }, true);
     expect(calls.find((c) => c.method === 'runStart')?.request).toMatchObject({ skill: 'mousepad.save_as', app: 'mousepad', dryRun: true });
-    store.getState().handleRunEvent({ type: 'step_started', runId: 'run-1', seq: 3, depth: 0, skillId: 'mousepad.save_as', nodeId: 'dialog', primitive: 'wait_for_window', resolved: {} });
-    expect(store.getState().nodes.filter((n) => n.data.running).map((n) => n.id)).toEqual(['dialog']);
-    store.getState().handleRunEvent({ type: 'step_started', runId: 'run-1', seq: 4, depth: 0, skillId: 'mousepad.save_as', nodeId: 'select', primitive: 'hotkey', resolved: {} });
-    expect(store.getState().nodes.filter((n) => n.data.running).map((n) => n.id)).toEqual(['select']);
-    expect(store.getState().nodes.filter((n) => n.data.visited).map((n) => n.id).sort()).toEqual(['dialog', 'select']);
-    store.getState().handleRunEvent({ type: 'run_finished', result: { runId: 'run-1', status: 'succeeded', skillId: 'mousepad.save_as', args: {}, steps: [], startedAt: 0, endedAt: 1, dryRun: true } });
+    store.getState().handleRunEvent({
+      type: 'step_started',
+      runId: 'run-1',
+      seq: 3,
+      depth: 0,
+      skillId: 'mousepad.save_as',
+      nodeId: 'dialog',
+      primitive: 'wait_for_window',
+      resolved: {},
+    });
+    expect(
+      store
+        .getState()
+        .nodes.filter((n) => n.data.running)
+        .map((n) => n.id),
+    ).toEqual(['dialog']);
+    store.getState().handleRunEvent({
+      type: 'step_started',
+      runId: 'run-1',
+      seq: 4,
+      depth: 0,
+      skillId: 'mousepad.save_as',
+      nodeId: 'select',
+      primitive: 'hotkey',
+      resolved: {},
+    });
+    expect(
+      store
+        .getState()
+        .nodes.filter((n) => n.data.running)
+        .map((n) => n.id),
+    ).toEqual(['select']);
+    expect(
+      store
+        .getState()
+        .nodes.filter((n) => n.data.visited)
+        .map((n) => n.id)
+        .sort(),
+    ).toEqual(['dialog', 'select']);
+    store.getState().handleRunEvent({
+      type: 'run_finished',
+      result: {
+        runId: 'run-1',
+        status: 'succeeded',
+        skillId: 'mousepad.save_as',
+        args: {},
+        steps: [],
+        startedAt: 0,
+        endedAt: 1,
+        dryRun: true,
+      },
+    });
     expect(store.getState().nodes.some((n) => n.data.running)).toBe(false);
     expect(store.getState().testStatus).toBe('succeeded');
   });

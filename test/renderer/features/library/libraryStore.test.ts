@@ -14,11 +14,22 @@ describe('src/renderer/src/features/library/libraryStore', () => {
 
   function store(search: LibraryBridge['librarySearch']) {
     const { bridge } = libraryBridge(userDir);
-    return createLibraryStore({ ...bridge, librarySearch: search, libraryReload: bridge.libraryGet, libraryComposition: async () => ({ ok: true, value: { nodes: [], edges: [] } }) } as LibraryBridge);
+    return createLibraryStore({
+      ...bridge,
+      librarySearch: search,
+      libraryReload: bridge.libraryGet,
+      libraryComposition: async () => ({ ok: true, value: { nodes: [], edges: [] } }),
+    } as LibraryBridge);
   }
 
   it('lists interface-method hits as their implementations, in rank order, within the filter', async () => {
-    const s = store(async () => ({ ok: true, value: [{ skillId: 'TextEditor.save_as', score: 0.9 }, { skillId: 'Calculator.evaluate', score: 0.2 }] }));
+    const s = store(async () => ({
+      ok: true,
+      value: [
+        { skillId: 'TextEditor.save_as', score: 0.9 },
+        { skillId: 'Calculator.evaluate', score: 0.2 },
+      ],
+    }));
     await s.getState().load();
     await s.getState().search('save under a new name');
     const ids = visibleSkills(s.getState()).map((k) => k.id);

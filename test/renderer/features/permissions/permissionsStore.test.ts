@@ -1,10 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { auditToCsv, createPermissionsStore, type PermissionsBridge } from '../../../../src/renderer/src/features/permissions/permissionsStore';
+import {
+  auditToCsv,
+  createPermissionsStore,
+  type PermissionsBridge,
+} from '../../../../src/renderer/src/features/permissions/permissionsStore';
 import type { AuditView, PermissionPromptView } from '../../../../src/shared/ipc';
 
 const prompt = (id: string): PermissionPromptView => ({
-  promptId: id, skillId: 'mousepad.save_as', trust: 'builtin', capability: 'file.write', level: 'dangerous', target: '/tmp/a.txt',
-  reason: 'manifest says confirm', policySource: 'manifest:mousepad.save_as#1', askedAt: 1, expiresAt: 60_001,
+  promptId: id,
+  skillId: 'mousepad.save_as',
+  trust: 'builtin',
+  capability: 'file.write',
+  level: 'dangerous',
+  target: '/tmp/a.txt',
+  reason: 'manifest says confirm',
+  policySource: 'manifest:mousepad.save_as#1',
+  askedAt: 1,
+  expiresAt: 60_001,
 });
 
 function recordingBridge(accepted = true) {
@@ -61,12 +73,24 @@ describe('src/renderer/src/features/permissions/permissionsStore', () => {
 
   it('exports the audit as CSV with quoting', () => {
     const row: AuditView = {
-      id: 7, ts: Date.UTC(2026, 0, 2, 3, 4, 5), sessionId: 's', runId: null, skillId: 'a.b', nodeId: 'n', capability: 'file.write',
-      target: '/tmp/a, "b".txt', decision: 'confirm', answer: 'allow_once', reason: 'line1\nline2', policySource: 'manifest:a.b#0',
+      id: 7,
+      ts: Date.UTC(2026, 0, 2, 3, 4, 5),
+      sessionId: 's',
+      runId: null,
+      skillId: 'a.b',
+      nodeId: 'n',
+      capability: 'file.write',
+      target: '/tmp/a, "b".txt',
+      decision: 'confirm',
+      answer: 'allow_once',
+      reason: 'line1\nline2',
+      policySource: 'manifest:a.b#0',
     };
     const csv = auditToCsv([row]);
     const [head, body] = csv.split('\r\n');
     expect(head).toBe('id,ts,sessionId,runId,skillId,nodeId,capability,target,decision,answer,reason,policySource');
-    expect(body).toBe('7,2026-01-02T03:04:05.000Z,s,,a.b,n,file.write,"/tmp/a, ""b"".txt",confirm,allow_once,"line1\nline2",manifest:a.b#0');
+    expect(body).toBe(
+      '7,2026-01-02T03:04:05.000Z,s,,a.b,n,file.write,"/tmp/a, ""b"".txt",confirm,allow_once,"line1\nline2",manifest:a.b#0',
+    );
   });
 });

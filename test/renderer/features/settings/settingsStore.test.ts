@@ -3,7 +3,9 @@ import { createSettingsStore, type SettingsBridge } from '../../../../src/render
 import type { SettingsView } from '../../../../src/shared/ipc';
 
 const view: SettingsView = {
-  dataDir: '/data', defaultApps: { TextEditor: 'mousepad' }, domains: [{ id: 'TextEditor', apps: ['mousepad', 'wine-notepad'] }],
+  dataDir: '/data',
+  defaultApps: { TextEditor: 'mousepad' },
+  domains: [{ id: 'TextEditor', apps: ['mousepad', 'wine-notepad'] }],
   providers: { planner: { preset: 'ollama', model: 'qwen2.5:7b', apiKeySet: true } },
 };
 

@@ -66,7 +66,10 @@ interface RawDisplay {
 }
 
 interface X11Module {
-  createClient(options: { display: string }, cb: (err: Error | null, display: RawDisplay) => void): { on(event: 'error', l: (err: Error) => void): void };
+  createClient(
+    options: { display: string },
+    cb: (err: Error | null, display: RawDisplay) => void,
+  ): { on(event: 'error', l: (err: Error) => void): void };
 }
 
 /** A property value as read from the server. */
@@ -112,7 +115,10 @@ export class X11Connection {
   /** Connects to `display` (default `$DISPLAY`); fails with `desktop.no_display` when there is none. */
   static async open(display = process.env.DISPLAY): Promise<X11Connection> {
     if (!display) {
-      throw new DesktopError('desktop.no_display', 'Expected `DISPLAY` to name an X display (e.g. `:99`), got nothing; start one with `scripts/test-desktop.sh start`');
+      throw new DesktopError(
+        'desktop.no_display',
+        'Expected `DISPLAY` to name an X display (e.g. `:99`), got nothing; start one with `scripts/test-desktop.sh start`',
+      );
     }
     const mod = (await import('x11')) as { default?: X11Module } & X11Module;
     const x11 = mod.default ?? mod;
@@ -153,7 +159,9 @@ export class X11Connection {
   /** Reads a whole property (up to `maxBytes`); undefined when the window has no such property. */
   async property(wid: number, name: string, type = ANY_TYPE, maxBytes = 1 << 16): Promise<X11Property | undefined> {
     const prop = await this.atom(name);
-    const p = await this.call<RawProperty>(`GetProperty(${name})`, (cb) => this.raw.GetProperty(0, wid, prop, type, 0, Math.ceil(maxBytes / 4), cb));
+    const p = await this.call<RawProperty>(`GetProperty(${name})`, (cb) =>
+      this.raw.GetProperty(0, wid, prop, type, 0, Math.ceil(maxBytes / 4), cb),
+    );
     if (p.type === 0) return undefined;
     return { type: p.type, format: p.format, data: p.data };
   }
@@ -168,12 +176,16 @@ export class X11Connection {
   }
 
   geometry(wid: number) {
-    return this.call('GetGeometry', (cb: Cb<{ xPos: number; yPos: number; width: number; height: number }>) => this.raw.GetGeometry(wid, cb));
+    return this.call('GetGeometry', (cb: Cb<{ xPos: number; yPos: number; width: number; height: number }>) =>
+      this.raw.GetGeometry(wid, cb),
+    );
   }
 
   /** Where the window's (0,0) lies on the root window. */
   toRoot(wid: number) {
-    return this.call('TranslateCoordinates', (cb: Cb<{ destX: number; destY: number }>) => this.raw.TranslateCoordinates(wid, this.root, 0, 0, cb));
+    return this.call('TranslateCoordinates', (cb: Cb<{ destX: number; destY: number }>) =>
+      this.raw.TranslateCoordinates(wid, this.root, 0, 0, cb),
+    );
   }
 
   children(wid: number) {
@@ -181,7 +193,9 @@ export class X11Connection {
   }
 
   attributes(wid: number) {
-    return this.call('GetWindowAttributes', (cb: Cb<{ mapState: number; overrideRedirect: number }>) => this.raw.GetWindowAttributes(wid, cb));
+    return this.call('GetWindowAttributes', (cb: Cb<{ mapState: number; overrideRedirect: number }>) =>
+      this.raw.GetWindowAttributes(wid, cb),
+    );
   }
 
   inputFocus() {
@@ -194,7 +208,9 @@ export class X11Connection {
 
   /** keysyms per keycode, rows indexed from `minKeycode`. */
   keyboardMapping() {
-    return this.call('GetKeyboardMapping', (cb: Cb<number[][]>) => this.raw.GetKeyboardMapping(this.minKeycode, this.maxKeycode - this.minKeycode + 1, cb));
+    return this.call('GetKeyboardMapping', (cb: Cb<number[][]>) =>
+      this.raw.GetKeyboardMapping(this.minKeycode, this.maxKeycode - this.minKeycode + 1, cb),
+    );
   }
 
   /** Eight rows (Shift, Lock, Control, Mod1..Mod5) of keycodes, zero-padded. */
@@ -204,7 +220,10 @@ export class X11Connection {
 
   xtest(): Promise<RawXTest> {
     this.xtestPromise ??= this.call<RawXTest>('require(XTEST)', (cb) => this.raw.require('xtest', cb)).catch((err: Error) => {
-      throw new DesktopError('desktop.no_xtest', `X display \`${this.display}\` lacks the XTEST extension needed for input (${err.message}); start Xvfb with +extension XTEST`);
+      throw new DesktopError(
+        'desktop.no_xtest',
+        `X display \`${this.display}\` lacks the XTEST extension needed for input (${err.message}); start Xvfb with +extension XTEST`,
+      );
     });
     return this.xtestPromise;
   }

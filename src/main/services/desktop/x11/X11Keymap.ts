@@ -13,12 +13,40 @@ export const NO_SYMBOL = 0;
 
 /** Keysyms of the named keys (X11/keysymdef.h). */
 export const NAMED_KEYSYMS: Record<NamedKey, number> = {
-  Control: 0xffe3, Shift: 0xffe1, Alt: 0xffe9, Super: 0xffeb,
-  Enter: 0xff0d, Tab: 0xff09, Escape: 0xff1b, Backspace: 0xff08, Delete: 0xffff, Insert: 0xff63, Space: 0x20,
-  Up: 0xff52, Down: 0xff54, Left: 0xff51, Right: 0xff53, Home: 0xff50, End: 0xff57, PageUp: 0xff55, PageDown: 0xff56,
-  F1: 0xffbe, F2: 0xffbf, F3: 0xffc0, F4: 0xffc1, F5: 0xffc2, F6: 0xffc3,
-  F7: 0xffc4, F8: 0xffc5, F9: 0xffc6, F10: 0xffc7, F11: 0xffc8, F12: 0xffc9,
-  Menu: 0xff67, PrintScreen: 0xff61, CapsLock: 0xffe5,
+  Control: 0xffe3,
+  Shift: 0xffe1,
+  Alt: 0xffe9,
+  Super: 0xffeb,
+  Enter: 0xff0d,
+  Tab: 0xff09,
+  Escape: 0xff1b,
+  Backspace: 0xff08,
+  Delete: 0xffff,
+  Insert: 0xff63,
+  Space: 0x20,
+  Up: 0xff52,
+  Down: 0xff54,
+  Left: 0xff51,
+  Right: 0xff53,
+  Home: 0xff50,
+  End: 0xff57,
+  PageUp: 0xff55,
+  PageDown: 0xff56,
+  F1: 0xffbe,
+  F2: 0xffbf,
+  F3: 0xffc0,
+  F4: 0xffc1,
+  F5: 0xffc2,
+  F6: 0xffc3,
+  F7: 0xffc4,
+  F8: 0xffc5,
+  F9: 0xffc6,
+  F10: 0xffc7,
+  F11: 0xffc8,
+  F12: 0xffc9,
+  Menu: 0xff67,
+  PrintScreen: 0xff61,
+  CapsLock: 0xffe5,
 };
 
 const KEYSYM_RETURN = 0xff0d;
@@ -38,7 +66,10 @@ export function keysymForChar(ch: string): number {
   if (ch === '\t') return KEYSYM_TAB;
   if ((cp >= 0x20 && cp <= 0x7e) || (cp >= 0xa0 && cp <= 0xff)) return cp;
   if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) {
-    throw new DesktopError('input.unsupported_char', `Cannot type control character U+${cp.toString(16).padStart(4, '0').toUpperCase()}; only tab and newline are typed as keys`);
+    throw new DesktopError(
+      'input.unsupported_char',
+      `Cannot type control character U+${cp.toString(16).padStart(4, '0').toUpperCase()}; only tab and newline are typed as keys`,
+    );
   }
   return 0x1000000 + cp;
 }
@@ -47,7 +78,10 @@ export function keysymForChar(ch: string): number {
 export function keysymForKey(key: string): number {
   if (Object.hasOwn(NAMED_KEYSYMS, key)) return NAMED_KEYSYMS[key as NamedKey];
   if ([...key].length === 1) return keysymForChar(key);
-  throw new DesktopError('input.bad_key', `Expected a key name (${Object.keys(NAMED_KEYSYMS).slice(0, 6).join(', ')}, ...) or one character, got ${describeValue(key)}`);
+  throw new DesktopError(
+    'input.bad_key',
+    `Expected a key name (${Object.keys(NAMED_KEYSYMS).slice(0, 6).join(', ')}, ...) or one character, got ${describeValue(key)}`,
+  );
 }
 
 /** One key to tap: its keycode and whether Shift must be held. */
@@ -69,7 +103,11 @@ export class Keymap {
    * @param rows keysyms per keycode (GetKeyboardMapping)
    * @param modifiers the eight modifier rows (GetModifierMapping): Shift, Lock, Control, Mod1..Mod5
    */
-  constructor(readonly minKeycode: number, readonly rows: readonly (readonly number[])[], readonly modifiers: readonly (readonly number[])[]) {
+  constructor(
+    readonly minKeycode: number,
+    readonly rows: readonly (readonly number[])[],
+    readonly modifiers: readonly (readonly number[])[],
+  ) {
     this.width = rows[0]?.length ?? 0;
     this.modifierKeycodes = new Set(modifiers.flat().filter((k) => k !== 0));
     // Only the first two columns (group 1, levels 1-2) are reliable across XKB layouts; a
@@ -114,7 +152,11 @@ export class Keymap {
   /** The current keysyms of `keycode` (to restore it after a remap). */
   rowOf(keycode: number): readonly number[] {
     const row = this.rows[keycode - this.minKeycode];
-    if (!row) throw new DesktopError('input.bad_keycode', `Expected a keycode in ${this.minKeycode}..${this.minKeycode + this.rows.length - 1}, got ${keycode}`);
+    if (!row)
+      throw new DesktopError(
+        'input.bad_keycode',
+        `Expected a keycode in ${this.minKeycode}..${this.minKeycode + this.rows.length - 1}, got ${keycode}`,
+      );
     return row;
   }
 }
@@ -161,7 +203,10 @@ export function planTyping(text: string, keymap: Keymap, maxRemaps = DEFAULT_MAX
     let keycode = assigned.get(keysym);
     if (keycode === undefined) {
       if (spares.length === 0) {
-        throw new DesktopError('input.no_spare_keycode', `Cannot type ${describeValue(ch)}: it is not on the keyboard layout and the layout has no unused keycode to map it to`);
+        throw new DesktopError(
+          'input.no_spare_keycode',
+          `Cannot type ${describeValue(ch)}: it is not on the keyboard layout and the layout has no unused keycode to map it to`,
+        );
       }
       if (assigned.size === spares.length) {
         chunks.push(current);

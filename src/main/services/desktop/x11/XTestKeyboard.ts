@@ -82,7 +82,10 @@ const PRIME_PAUSE_MS = 30;
 export class XTestKeyboard implements Keyboard {
   private readonly paceFor: (windowClass: string | undefined) => TypingPace;
 
-  constructor(private readonly x: X11Connection, private readonly options: XTestKeyboardOptions = {}) {
+  constructor(
+    private readonly x: X11Connection,
+    private readonly options: XTestKeyboardOptions = {},
+  ) {
     this.paceFor = options.paceFor ?? defaultPace;
   }
 
@@ -130,7 +133,11 @@ export class XTestKeyboard implements Keyboard {
         let stroke: KeyStroke | undefined = keymap.locate(keysym);
         if (!stroke) {
           const keycode = spares[remaps.length];
-          if (keycode === undefined) throw new DesktopError('input.no_spare_keycode', `Cannot press ${describeValue(key)}: it is not on the layout and no keycode is free to map it to`);
+          if (keycode === undefined)
+            throw new DesktopError(
+              'input.no_spare_keycode',
+              `Cannot press ${describeValue(key)}: it is not on the layout and no keycode is free to map it to`,
+            );
           remaps.push({ keycode, keysym });
           await this.applyRemaps([{ keycode, keysym }], keymap);
           stroke = { keycode, shift: false };

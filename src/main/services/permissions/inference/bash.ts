@@ -89,7 +89,10 @@ export function analyzeBash(source: string, sink: InferenceSink, variant: 'bash'
           break;
         }
         const words = args.map(wordOf);
-        analyzeCommand(words, sink, line, { stdinPiped: pipedInto.has(key(node)), ...(heredocs.has(key(node)) && { stdinCode: heredocs.get(key(node))! }) });
+        analyzeCommand(words, sink, line, {
+          stdinPiped: pipedInto.has(key(node)),
+          ...(heredocs.has(key(node)) && { stdinCode: heredocs.get(key(node))! }),
+        });
         break;
       }
       case 'DeclClause':

@@ -7,7 +7,10 @@ import type { InferenceSink } from './types';
  * Programs are then judged by the shared command rules (reg, schtasks, curl, del, ...).
  */
 export function analyzeCmd(source: string, sink: InferenceSink): void {
-  const vars = new Map<string, string>([['userprofile', '~'], ['home', '~']]);
+  const vars = new Map<string, string>([
+    ['userprofile', '~'],
+    ['home', '~'],
+  ]);
   const lines = source.replace(/\^\r?\n/g, ' ').split(/\r?\n/);
   lines.forEach((raw, idx) => {
     const line = idx + 1;

@@ -1,7 +1,19 @@
 import type { Capability } from '../../../../shared/permissions/taxonomy';
 import { isProfilePath, isPseudoPath, isSecretPath, socketPath } from './paths';
 import {
-  API_CLIS, CLIPBOARD_READ, CLIPBOARD_WRITE, DELETERS, INERT, INTERPRETERS, KILLERS, PACKAGE_MANAGERS, READERS, SCREENSHOT, SECRET_TOOLS, WRAPPERS, WRITERS,
+  API_CLIS,
+  CLIPBOARD_READ,
+  CLIPBOARD_WRITE,
+  DELETERS,
+  INERT,
+  INTERPRETERS,
+  KILLERS,
+  PACKAGE_MANAGERS,
+  READERS,
+  SCREENSHOT,
+  SECRET_TOOLS,
+  WRAPPERS,
+  WRITERS,
 } from './programs';
 import type { InferenceSink, ScriptLanguage } from './types';
 
@@ -18,20 +30,26 @@ export interface Word {
 export const lit = (text: string): Word => ({ text, dynamic: false });
 export const DYNAMIC: Word = { text: '\u0000', dynamic: true };
 
-
 function base(name: string): string {
   return name.replace(/^.*[\\/]/, '').toLowerCase();
 }
 
 function show(words: readonly Word[]): string {
-  const s = words.map((w) => (w.dynamic ? (w.text.replaceAll('\u0000', '$…') || '$…') : /\s/.test(w.text) ? `'${w.text}'` : w.text)).join(' ');
+  const s = words
+    .map((w) => (w.dynamic ? w.text.replaceAll('\u0000', '$…') || '$…' : /\s/.test(w.text) ? `'${w.text}'` : w.text))
+    .join(' ');
   return s.length > 160 ? `${s.slice(0, 157)}...` : s;
 }
 
 /** Emits file capabilities for a path, mapping credentials and profiles to their own capabilities. */
 export function touchPath(sink: InferenceSink, access: 'read' | 'write' | 'delete', w: Word, evidence: string, line?: number): void {
   if (w.dynamic && !w.text.replaceAll('\u0000', '')) {
-    sink.emit(access === 'read' ? 'file.read' : access === 'write' ? 'file.write' : 'file.delete', { kind: 'unknown', hint: 'path computed at run time' }, evidence, line);
+    sink.emit(
+      access === 'read' ? 'file.read' : access === 'write' ? 'file.write' : 'file.delete',
+      { kind: 'unknown', hint: 'path computed at run time' },
+      evidence,
+      line,
+    );
     return;
   }
   const path = w.text.replaceAll('\u0000', '*');
@@ -55,7 +73,12 @@ function urlOf(w: Word): string | undefined {
 }
 
 /** Analyses one invocation; `stdin` says the command's input is piped (code run from a pipe is remote code). */
-export function analyzeCommand(words: readonly Word[], sink: InferenceSink, line?: number, opts: { stdinPiped?: boolean; stdinCode?: string } = {}): void {
+export function analyzeCommand(
+  words: readonly Word[],
+  sink: InferenceSink,
+  line?: number,
+  opts: { stdinPiped?: boolean; stdinCode?: string } = {},
+): void {
   if (words.length === 0) return;
   const [head, ...rest] = words;
   const ev = show(words);
@@ -75,13 +98,15 @@ export function analyzeCommand(words: readonly Word[], sink: InferenceSink, line
     if (i < 0) return sink.emit('secrets.read', { kind: 'none' }, `${ev} (prints the environment)`, line);
     return analyzeCommand(args.slice(i), sink, line, opts);
   }
-  if (name === 'timeout' || name === 'watch') return analyzeCommand(args.filter((a) => !a.text.startsWith('-')).slice(name === 'timeout' ? 1 : 0), sink, line, opts);
+  if (name === 'timeout' || name === 'watch')
+    return analyzeCommand(args.filter((a) => !a.text.startsWith('-')).slice(name === 'timeout' ? 1 : 0), sink, line, opts);
   if (name === 'xargs') {
     const i = args.findIndex((a) => a.dynamic || !a.text.startsWith('-'));
     return i < 0 ? undefined : analyzeCommand([...args.slice(i), DYNAMIC], sink, line);
   }
   if (name === 'if' && args.length) return analyzeCmdIf(args, sink, line, opts);
-  if (name === 'for' && args.some((a) => /^do$/i.test(a.text))) return analyzeCommand(args.slice(args.findIndex((a) => /^do$/i.test(a.text)) + 1), sink, line, opts);
+  if (name === 'for' && args.some((a) => /^do$/i.test(a.text)))
+    return analyzeCommand(args.slice(args.findIndex((a) => /^do$/i.test(a.text)) + 1), sink, line, opts);
   if (name === 'eval' || name === 'iex' || name === 'invoke-expression') {
     return sink.fail(`\`${name}\` runs code built at run time (${ev})`, line);
   }
@@ -94,8 +119,18 @@ export function analyzeCommand(words: readonly Word[], sink: InferenceSink, line
   if (lang) return interpreter(lang, name, args, sink, ev, line, opts);
   if (/^[./~]/.test(head!.text) || head!.text.includes('/')) {
     const ext = /\.(sh|bash|py|js|mjs|cjs|ps1|cmd|bat)$/i.exec(head!.text)?.[1]?.toLowerCase();
-    const language: ScriptLanguage | undefined = ext === 'py' ? 'python' : ext && ['js', 'mjs', 'cjs'].includes(ext) ? 'node'
-      : ext === 'ps1' ? 'powershell' : ext === 'cmd' || ext === 'bat' ? 'cmd' : ext ? 'bash' : undefined;
+    const language: ScriptLanguage | undefined =
+      ext === 'py'
+        ? 'python'
+        : ext && ['js', 'mjs', 'cjs'].includes(ext)
+          ? 'node'
+          : ext === 'ps1'
+            ? 'powershell'
+            : ext === 'cmd' || ext === 'bat'
+              ? 'cmd'
+              : ext
+                ? 'bash'
+                : undefined;
     if (language || !/^\/(usr|bin|sbin|opt)\//.test(head!.text)) return sink.follow(head!.text, language, line);
   }
 
@@ -113,7 +148,12 @@ export function analyzeCommand(words: readonly Word[], sink: InferenceSink, line
   }
   if (['nc', 'ncat', 'netcat', 'socat', 'telnet', 'openssl'].includes(name) && (name !== 'openssl' || opt(/^s_client$/))) {
     const host = positional().find((a) => !/^\d+$/.test(a.text));
-    return sink.emit('web.post', host && !host.dynamic ? { kind: 'url', url: `tcp://${host.text}` } : { kind: 'unknown', hint: 'socket' }, ev, line);
+    return sink.emit(
+      'web.post',
+      host && !host.dynamic ? { kind: 'url', url: `tcp://${host.text}` } : { kind: 'unknown', hint: 'socket' },
+      ev,
+      line,
+    );
   }
   if (['scp', 'rsync', 'sftp', 'ftp', 'ssh', 'sshpass', 'lftp', 'smbclient'].includes(name)) {
     const remote = args.filter((a) => /^[^-/][^/]*:/.test(a.text) || /@/.test(a.text));
@@ -127,9 +167,15 @@ export function analyzeCommand(words: readonly Word[], sink: InferenceSink, line
       return sink.emit('web.fetch', remote[0] ? { kind: 'url', url: `ssh://${remote[0].text}` } : { kind: 'unknown' }, ev, line);
     }
     const host = remote[0] ?? positional()[0];
-    return sink.emit('web.post', host && !host.dynamic ? { kind: 'url', url: `ssh://${host.text}` } : { kind: 'unknown', hint: name }, ev, line);
+    return sink.emit(
+      'web.post',
+      host && !host.dynamic ? { kind: 'url', url: `ssh://${host.text}` } : { kind: 'unknown', hint: name },
+      ev,
+      line,
+    );
   }
-  if (['mail', 'mailx', 'sendmail', 'mutt', 'msmtp', 'swaks'].includes(name)) return sink.emit('web.post', { kind: 'unknown', hint: 'mail' }, ev, line);
+  if (['mail', 'mailx', 'sendmail', 'mutt', 'msmtp', 'swaks'].includes(name))
+    return sink.emit('web.post', { kind: 'unknown', hint: 'mail' }, ev, line);
   if (name === 'git') {
     const sub = args.find((a) => !a.text.startsWith('-'))?.text;
     if (sub === 'push' || sub === 'send-email') return sink.emit('web.post', { kind: 'unknown', hint: 'git remote' }, ev, line);
@@ -139,10 +185,24 @@ export function analyzeCommand(words: readonly Word[], sink: InferenceSink, line
     }
     return;
   }
-  if (['xdg-open', 'open', 'sensible-browser', 'x-www-browser', 'firefox', 'chromium', 'google-chrome', 'start', 'start-process', 'saps'].includes(name)) {
+  if (
+    [
+      'xdg-open',
+      'open',
+      'sensible-browser',
+      'x-www-browser',
+      'firefox',
+      'chromium',
+      'google-chrome',
+      'start',
+      'start-process',
+      'saps',
+    ].includes(name)
+  ) {
     const u = urls(args);
     if (u.length) return u.forEach((t) => sink.emit('web.navigate', t, ev, line));
-    if (name === 'start-process' || name === 'saps' || name === 'start') return sink.emit('app.launch', { kind: 'command', command: ev }, ev, line);
+    if (name === 'start-process' || name === 'saps' || name === 'start')
+      return sink.emit('app.launch', { kind: 'command', command: ev }, ev, line);
     return;
   }
   if (API_CLIS.has(name)) return sink.emit('external_api.call', { kind: 'unknown', hint: name }, ev, line);
@@ -150,7 +210,15 @@ export function analyzeCommand(words: readonly Word[], sink: InferenceSink, line
   if (name === 'find') {
     if (opt(/^-delete$/)) touchPath(sink, 'delete', positional()[0] ?? DYNAMIC, ev, line);
     const exec = args.findIndex((a) => a.text === '-exec' || a.text === '-execdir');
-    if (exec >= 0) analyzeCommand(args.slice(exec + 1).filter((a) => a.text !== ';' && a.text !== '+').map((a) => (a.text === '{}' ? DYNAMIC : a)), sink, line);
+    if (exec >= 0)
+      analyzeCommand(
+        args
+          .slice(exec + 1)
+          .filter((a) => a.text !== ';' && a.text !== '+')
+          .map((a) => (a.text === '{}' ? DYNAMIC : a)),
+        sink,
+        line,
+      );
     return;
   }
   if (READERS.has(name) || name === 'grep' || name === 'egrep' || name === 'rg') {
@@ -172,8 +240,14 @@ export function analyzeCommand(words: readonly Word[], sink: InferenceSink, line
     }
     return;
   }
-  if (name === 'sed' && opt(/^(-i|--in-place)/)) return positional().slice(1).forEach((p) => touchPath(sink, 'write', p, ev, line));
-  if (WRITERS.has(name)) return positional().slice(name === 'chmod' || name === 'chown' || name === 'chgrp' ? 1 : 0).forEach((p) => touchPath(sink, 'write', p, ev, line));
+  if (name === 'sed' && opt(/^(-i|--in-place)/))
+    return positional()
+      .slice(1)
+      .forEach((p) => touchPath(sink, 'write', p, ev, line));
+  if (WRITERS.has(name))
+    return positional()
+      .slice(name === 'chmod' || name === 'chown' || name === 'chgrp' ? 1 : 0)
+      .forEach((p) => touchPath(sink, 'write', p, ev, line));
   if (name === 'tar') return tar(args, sink, ev, line);
   if (name === 'zip' || name === '7z' || name === 'gzip') return positional().forEach((p) => touchPath(sink, 'read', p, ev, line));
   const pm = PACKAGE_MANAGERS[name];
@@ -182,23 +256,40 @@ export function analyzeCommand(words: readonly Word[], sink: InferenceSink, line
     sink.finding('persistence', `installs a cron table: ${ev}`);
     return sink.emit('scheduled_job.create', { kind: 'command', command: ev }, ev, line);
   }
-  if (name === 'at' || name === 'batch' || name === 'systemd-run' || name === 'schtasks' && opt(/^\/create$/i) || name === 'register-scheduledtask'
-    || (name === 'systemctl' && opt(/^enable$/)) || (name === 'launchctl' && opt(/^(load|bootstrap|submit)$/))) {
+  if (
+    name === 'at' ||
+    name === 'batch' ||
+    name === 'systemd-run' ||
+    (name === 'schtasks' && opt(/^\/create$/i)) ||
+    name === 'register-scheduledtask' ||
+    (name === 'systemctl' && opt(/^enable$/)) ||
+    (name === 'launchctl' && opt(/^(load|bootstrap|submit)$/))
+  ) {
     sink.finding('persistence', `schedules a job: ${ev}`);
     return sink.emit('scheduled_job.create', { kind: 'command', command: ev }, ev, line);
   }
   if (KILLERS.has(name)) return sink.emit('process.kill', { kind: 'command', command: ev }, ev, line);
-  if (name === 'reg' && opt(/^(add|delete|import|copy|load|restore)$/i) || name === 'regedit' || name === 'regedit.exe') {
+  if ((name === 'reg' && opt(/^(add|delete|import|copy|load|restore)$/i)) || name === 'regedit' || name === 'regedit.exe') {
     return sink.emit('registry.write', { kind: 'path', path: positional()[1]?.text ?? 'registry' }, ev, line);
   }
   if (name === 'setx') return sink.emit('env_var.write', { kind: 'none' }, ev, line);
-  if ((name === 'gsettings' && opt(/^(set|reset)$/)) || (name === 'dconf' && opt(/^(write|load|reset)$/)) || (name === 'defaults' && opt(/^write$/))
-    || (name === 'xdg-settings' && opt(/^set$/)) || (name === 'xdg-mime' && opt(/^default$/)) || name === 'update-alternatives'
-    || (name === 'sysctl' && opt(/^-w$/)) || name === 'chsh' || (name === 'timedatectl' && opt(/^set-/)) || name === 'netsh') {
+  if (
+    (name === 'gsettings' && opt(/^(set|reset)$/)) ||
+    (name === 'dconf' && opt(/^(write|load|reset)$/)) ||
+    (name === 'defaults' && opt(/^write$/)) ||
+    (name === 'xdg-settings' && opt(/^set$/)) ||
+    (name === 'xdg-mime' && opt(/^default$/)) ||
+    name === 'update-alternatives' ||
+    (name === 'sysctl' && opt(/^-w$/)) ||
+    name === 'chsh' ||
+    (name === 'timedatectl' && opt(/^set-/)) ||
+    name === 'netsh'
+  ) {
     return sink.emit('settings.write', { kind: 'command', command: ev }, ev, line);
   }
   const secretRule = SECRET_TOOLS[name];
-  if (secretRule && (secretRule === true || args.some((a) => secretRule.test(a.text)))) return sink.emit('secrets.read', { kind: 'command', command: ev }, ev, line);
+  if (secretRule && (secretRule === true || args.some((a) => secretRule.test(a.text))))
+    return sink.emit('secrets.read', { kind: 'command', command: ev }, ev, line);
   if (name === 'xclip' || name === 'xsel') {
     const out = opt(/^(-o|-out|--output)$/);
     return sink.emit(out ? 'clipboard.read' : 'clipboard.write', { kind: 'none' }, ev, line);
@@ -213,7 +304,10 @@ export function analyzeCommand(words: readonly Word[], sink: InferenceSink, line
   if (['perl', 'ruby', 'php', 'lua', 'osascript', 'wscript', 'cscript', 'mshta', 'rundll32', 'awk'].includes(name) && opt(/^-(e|E|r)$/)) {
     return sink.fail(`\`${name}\` runs inline code this analysis cannot read (${ev})`, line);
   }
-  if (name === 'sed') return positional().slice(1).forEach((p) => touchPath(sink, 'read', p, ev, line));
+  if (name === 'sed')
+    return positional()
+      .slice(1)
+      .forEach((p) => touchPath(sink, 'read', p, ev, line));
   if (INERT.has(name) || READERS.has(name)) return;
   // A program with no rule here: its effects cannot be read from its name, so running it is
   // `shell.execute` (declared, or confirmed by the user), and a credential path handed to it
@@ -235,7 +329,10 @@ function analyzeCmdIf(args: readonly Word[], sink: InferenceSink, line: number |
   else if (cond.includes('==')) i += 1;
   else if (/^(equ|neq|lss|leq|gtr|geq)$/i.test(args[i + 1]?.text ?? '')) i += 3;
   else return sink.fail(`a cmd \`if\` whose condition this analysis cannot read (${show([lit('if'), ...args])})`, line);
-  const rest = args.slice(i).map((a, k) => (k === 0 && a.text.startsWith('(') ? { ...a, text: a.text.slice(1) } : a)).filter((a) => a.text !== '' && a.text !== ')');
+  const rest = args
+    .slice(i)
+    .map((a, k) => (k === 0 && a.text.startsWith('(') ? { ...a, text: a.text.slice(1) } : a))
+    .filter((a) => a.text !== '' && a.text !== ')');
   analyzeCommand(rest, sink, line, opts);
 }
 
@@ -274,8 +371,9 @@ function curl(args: readonly Word[], sink: InferenceSink, ev: string, line?: num
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!.text;
     const next = args[i + 1];
-    const m = /^(-d|--data|--data-binary|--data-raw|--data-urlencode|--json|-F|--form|--form-string|-T|--upload-file)(=(.*))?$/.exec(a)
-      ?? (/^-[dFT]./.test(a) ? [a, a.slice(0, 2), '=', a.slice(2)] : null);
+    const m =
+      /^(-d|--data|--data-binary|--data-raw|--data-urlencode|--json|-F|--form|--form-string|-T|--upload-file)(=(.*))?$/.exec(a) ??
+      (/^-[dFT]./.test(a) ? [a, a.slice(0, 2), '=', a.slice(2)] : null);
     if (m) {
       post = true;
       const value = m[3] !== undefined ? { text: m[3], dynamic: args[i]!.dynamic } : next;
@@ -295,8 +393,25 @@ function curl(args: readonly Word[], sink: InferenceSink, ev: string, line?: num
   for (const t of targets) sink.emit(cap, t, ev, line);
 }
 
-function interpreter(lang: ScriptLanguage, name: string, args: readonly Word[], sink: InferenceSink, ev: string, line: number | undefined, opts: { stdinPiped?: boolean; stdinCode?: string }): void {
-  const inlineFlag = lang === 'python' ? /^-c$/ : lang === 'node' ? /^(-e|--eval|-p|--print)$/ : lang === 'powershell' ? /^-(c|command)$/i : lang === 'cmd' ? /^\/[ck]$/i : /^-c$/;
+function interpreter(
+  lang: ScriptLanguage,
+  name: string,
+  args: readonly Word[],
+  sink: InferenceSink,
+  ev: string,
+  line: number | undefined,
+  opts: { stdinPiped?: boolean; stdinCode?: string },
+): void {
+  const inlineFlag =
+    lang === 'python'
+      ? /^-c$/
+      : lang === 'node'
+        ? /^(-e|--eval|-p|--print)$/
+        : lang === 'powershell'
+          ? /^-(c|command)$/i
+          : lang === 'cmd'
+            ? /^\/[ck]$/i
+            : /^-c$/;
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (inlineFlag.test(a.text)) {
@@ -304,14 +419,18 @@ function interpreter(lang: ScriptLanguage, name: string, args: readonly Word[], 
       if (code.length === 0 || code.some((c) => c.dynamic)) return sink.fail(`\`${name}\` runs code computed at run time (${ev})`, line);
       return sink.inline(code.map((c) => c.text).join(' '), lang, line);
     }
-    if (lang === 'powershell' && /^-(e|enc|encodedcommand)$/i.test(a.text)) return sink.fail(`\`${name} -EncodedCommand\` hides the code it runs (${ev})`, line);
+    if (lang === 'powershell' && /^-(e|enc|encodedcommand)$/i.test(a.text))
+      return sink.fail(`\`${name} -EncodedCommand\` hides the code it runs (${ev})`, line);
     if (lang === 'powershell' && /^-(f|file)$/i.test(a.text)) {
       const f = args[i + 1];
-      return !f || f.dynamic ? sink.fail(`runs a script whose path is computed at run time (${ev})`, line) : sink.follow(f.text, 'powershell', line);
+      return !f || f.dynamic
+        ? sink.fail(`runs a script whose path is computed at run time (${ev})`, line)
+        : sink.follow(f.text, 'powershell', line);
     }
     if (lang === 'python' && a.text === '-m') {
       const mod = args[i + 1]?.text;
-      if (mod === 'pip' && args.slice(i + 2).some((x) => /^(install|uninstall)$/.test(x.text))) return sink.emit('package.install', { kind: 'command', command: ev }, ev, line);
+      if (mod === 'pip' && args.slice(i + 2).some((x) => /^(install|uninstall)$/.test(x.text)))
+        return sink.emit('package.install', { kind: 'command', command: ev }, ev, line);
       if (mod === 'http.server') return;
       return sink.fail(`runs Python module \`${mod ?? '?'}\`, which this analysis does not read (${ev})`, line);
     }

@@ -34,7 +34,18 @@ export const fsScriptReader: ScriptReader = {
 /** The language of a script file, from its extension or shebang. */
 export function detectLanguage(path: string, text?: string): ScriptLanguage | undefined {
   const ext = /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase();
-  const byExt: Record<string, ScriptLanguage> = { sh: 'bash', bash: 'bash', py: 'python', js: 'node', mjs: 'node', cjs: 'node', ps1: 'powershell', psm1: 'powershell', cmd: 'cmd', bat: 'cmd' };
+  const byExt: Record<string, ScriptLanguage> = {
+    sh: 'bash',
+    bash: 'bash',
+    py: 'python',
+    js: 'node',
+    mjs: 'node',
+    cjs: 'node',
+    ps1: 'powershell',
+    psm1: 'powershell',
+    cmd: 'cmd',
+    bat: 'cmd',
+  };
   if (ext && byExt[ext]) return byExt[ext];
   const shebang = text && /^#!\s*(\S+)(?:\s+(\S+))?/.exec(text);
   if (shebang) {
@@ -52,7 +63,11 @@ export function detectLanguage(path: string, text?: string): ScriptLanguage | un
  * Infers the capabilities of a script and of every script it references. `ok: false` means
  * some part could not be analysed and the caller must fail closed.
  */
-export function inferScript(source: string, language: ScriptLanguage, opts: { file?: string; cwd?: string; reader?: ScriptReader } = {}): InferenceResult {
+export function inferScript(
+  source: string,
+  language: ScriptLanguage,
+  opts: { file?: string; cwd?: string; reader?: ScriptReader } = {},
+): InferenceResult {
   const reader = opts.reader ?? fsScriptReader;
   const file = opts.file ?? '<inline>';
   const result: InferenceResult = { ok: true, language, capabilities: [], findings: [], errors: [], followed: [] };
@@ -95,11 +110,17 @@ export function inferScript(source: string, language: ScriptLanguage, opts: { fi
     };
     try {
       switch (lang) {
-        case 'bash': case 'sh': return analyzeBash(text, sink, lang);
-        case 'powershell': return analyzePowerShell(text, sink);
-        case 'cmd': return analyzeCmd(text, sink);
-        case 'python': return analyzePython(text, sink);
-        case 'node': return analyzeJavaScript(text, sink);
+        case 'bash':
+        case 'sh':
+          return analyzeBash(text, sink, lang);
+        case 'powershell':
+          return analyzePowerShell(text, sink);
+        case 'cmd':
+          return analyzeCmd(text, sink);
+        case 'python':
+          return analyzePython(text, sink);
+        case 'node':
+          return analyzeJavaScript(text, sink);
       }
     } catch (err) {
       // An analyser bug must not let a script through: what was not analysed fails closed.
@@ -138,7 +159,8 @@ function addExfiltrationFindings(result: InferenceResult): void {
   if (sent.length === 0) return;
   const read = result.capabilities.filter((c) => SOURCES.has(c.capability));
   const secret = read.filter((c) => c.capability === 'secrets.read');
-  const list = (cs: InferredCapability[], none: string) => [...new Set(cs.map((c) => describeTarget(c.target) ?? none))].slice(0, 3).join(', ');
+  const list = (cs: InferredCapability[], none: string) =>
+    [...new Set(cs.map((c) => describeTarget(c.target) ?? none))].slice(0, 3).join(', ');
   const what = list(secret.length ? secret : read, 'local data');
   const where = list(sent, 'the network');
   if (read.length) {

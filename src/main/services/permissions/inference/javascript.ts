@@ -15,10 +15,22 @@ type AnyNode = Node & Record<string, any>; // eslint-disable-line @typescript-es
 export function analyzeJavaScript(source: string, sink: InferenceSink): void {
   let ast: AnyNode;
   try {
-    ast = parse(source, { ecmaVersion: 'latest', sourceType: 'module', locations: true, allowHashBang: true, allowReturnOutsideFunction: true }) as AnyNode;
+    ast = parse(source, {
+      ecmaVersion: 'latest',
+      sourceType: 'module',
+      locations: true,
+      allowHashBang: true,
+      allowReturnOutsideFunction: true,
+    }) as AnyNode;
   } catch (moduleErr) {
     try {
-      ast = parse(source, { ecmaVersion: 'latest', sourceType: 'script', locations: true, allowHashBang: true, allowReturnOutsideFunction: true }) as AnyNode;
+      ast = parse(source, {
+        ecmaVersion: 'latest',
+        sourceType: 'script',
+        locations: true,
+        allowHashBang: true,
+        allowReturnOutsideFunction: true,
+      }) as AnyNode;
     } catch {
       return sink.fail(`cannot parse as JavaScript: ${(moduleErr as Error).message}`);
     }
@@ -44,7 +56,9 @@ export function analyzeJavaScript(source: string, sink: InferenceSink): void {
     }
     if (n.type === 'Identifier') return consts.get(n.name) ?? DYNAMIC;
     if (n.type === 'CallExpression' && calleeName(n.callee) && /(^|\.)(join|resolve)$/.test(calleeName(n.callee)!)) {
-      const parts = n.arguments.map((a: AnyNode) => (a.type === 'CallExpression' && /homedir$/.test(calleeName(a.callee) ?? '') ? lit('~') : word(a)));
+      const parts = n.arguments.map((a: AnyNode) =>
+        a.type === 'CallExpression' && /homedir$/.test(calleeName(a.callee) ?? '') ? lit('~') : word(a),
+      );
       return { text: parts.map((p: Word) => p.text).join('/'), dynamic: parts.some((p: Word) => p.dynamic) };
     }
     if (n.type === 'BinaryExpression' && n.operator === '+') {
@@ -72,12 +86,20 @@ export function analyzeJavaScript(source: string, sink: InferenceSink): void {
   full(ast, (n: AnyNode) => {
     if (n.type === 'ImportDeclaration') {
       const mod = String(n.source.value).replace(/^node:/, '');
-      for (const s of n.specifiers) modules.set(s.local.name, s.type === 'ImportSpecifier' ? `${mod}.${s.imported.name ?? s.imported.value}` : mod);
+      for (const s of n.specifiers)
+        modules.set(s.local.name, s.type === 'ImportSpecifier' ? `${mod}.${s.imported.name ?? s.imported.value}` : mod);
     }
     if (n.type === 'VariableDeclarator' && n.init) {
       const init = n.init.type === 'AwaitExpression' ? n.init.argument : n.init;
-      const req = init.type === 'CallExpression' && init.callee.type === 'Identifier' && init.callee.name === 'require' && init.arguments[0]?.type === 'Literal'
-        ? String(init.arguments[0].value).replace(/^node:/, '') : init.type === 'MemberExpression' ? calleeName(init) : undefined;
+      const req =
+        init.type === 'CallExpression' &&
+        init.callee.type === 'Identifier' &&
+        init.callee.name === 'require' &&
+        init.arguments[0]?.type === 'Literal'
+          ? String(init.arguments[0].value).replace(/^node:/, '')
+          : init.type === 'MemberExpression'
+            ? calleeName(init)
+            : undefined;
       if (n.id.type === 'Identifier') {
         if (req) modules.set(n.id.name, req);
         else {
@@ -85,30 +107,41 @@ export function analyzeJavaScript(source: string, sink: InferenceSink): void {
           if (!w.dynamic) consts.set(n.id.name, w);
         }
       } else if (n.id.type === 'ObjectPattern' && req) {
-        for (const p of n.id.properties) if (p.type === 'Property' && p.value.type === 'Identifier') modules.set(p.value.name, `${req}.${p.key.name ?? p.key.value}`);
+        for (const p of n.id.properties)
+          if (p.type === 'Property' && p.value.type === 'Identifier') modules.set(p.value.name, `${req}.${p.key.name ?? p.key.value}`);
       }
     }
   });
 
   full(ast, (n: AnyNode) => {
     const line = n.loc?.start.line as number | undefined;
-    if (n.type === 'Literal' && typeof n.value === 'string' && isSecretPath(n.value)) sink.emit('secrets.read', { kind: 'path', path: n.value }, JSON.stringify(n.value), line);
+    if (n.type === 'Literal' && typeof n.value === 'string' && isSecretPath(n.value))
+      sink.emit('secrets.read', { kind: 'path', path: n.value }, JSON.stringify(n.value), line);
     if (n.type !== 'CallExpression' && n.type !== 'NewExpression') return;
     // globalThis['fe' + 'tch'](...), cp[method](...): a computed name on a global or a module cannot be judged.
     if (n.callee.type === 'MemberExpression' && n.callee.computed && word(n.callee.property).dynamic) {
       const obj = n.callee.object;
-      if (obj.type === 'Identifier' && (['globalThis', 'global', 'window', 'self', 'process'].includes(obj.name) || modules.has(obj.name))) {
+      if (
+        obj.type === 'Identifier' &&
+        (['globalThis', 'global', 'window', 'self', 'process'].includes(obj.name) || modules.has(obj.name))
+      ) {
         return sink.fail(`calls a member of \`${obj.name}\` named at run time`, line);
       }
     }
-    const name = calleeName(n.callee) ?? (n.callee.type === 'MemberExpression' && n.callee.computed && !word(n.callee.property).dynamic
-      ? `${calleeName(n.callee.object) ?? '?'}.${word(n.callee.property).text}` : '');
+    const name =
+      calleeName(n.callee) ??
+      (n.callee.type === 'MemberExpression' && n.callee.computed && !word(n.callee.property).dynamic
+        ? `${calleeName(n.callee.object) ?? '?'}.${word(n.callee.property).text}`
+        : '');
     const args: AnyNode[] = n.arguments;
     const ev = `${name || '(expression)'}(...)`;
     const method = name.split('.').at(-1) ?? '';
     const opt = (obj: AnyNode | undefined, key: string): AnyNode | undefined =>
-      obj?.type === 'ObjectExpression' ? obj.properties.find((p: AnyNode) => p.type === 'Property' && (p.key.name ?? p.key.value) === key)?.value : undefined;
-    const urlTarget = (w: Word) => (w.dynamic ? { kind: 'unknown' as const, hint: 'URL computed at run time' } : { kind: 'url' as const, url: w.text });
+      obj?.type === 'ObjectExpression'
+        ? obj.properties.find((p: AnyNode) => p.type === 'Property' && (p.key.name ?? p.key.value) === key)?.value
+        : undefined;
+    const urlTarget = (w: Word) =>
+      w.dynamic ? { kind: 'unknown' as const, hint: 'URL computed at run time' } : { kind: 'url' as const, url: w.text };
 
     if (name === 'fetch' || name === 'globalThis.fetch') {
       const m = opt(args[1], 'method');
@@ -121,9 +154,17 @@ export function analyzeJavaScript(source: string, sink: InferenceSink): void {
       const options = args.find((a) => a.type === 'ObjectExpression');
       const m = opt(options, 'method');
       const post = method === 'request' && (!m || word(m).dynamic || /^(post|put|patch)$/i.test(word(m).text));
-      return sink.emit(post ? 'web.post' : 'web.fetch', args[0]?.type !== 'ObjectExpression' ? urlTarget(word(args[0])) : { kind: 'unknown', hint: 'HTTP request' }, ev, line);
+      return sink.emit(
+        post ? 'web.post' : 'web.fetch',
+        args[0]?.type !== 'ObjectExpression' ? urlTarget(word(args[0])) : { kind: 'unknown', hint: 'HTTP request' },
+        ev,
+        line,
+      );
     }
-    if (/^(net\.(connect|createConnection|Socket)|tls\.connect|dgram\.createSocket|WebSocket|navigator\.sendBeacon)$/.test(name) || /^\?\.(sendBeacon)$/.test(name)) {
+    if (
+      /^(net\.(connect|createConnection|Socket)|tls\.connect|dgram\.createSocket|WebSocket|navigator\.sendBeacon)$/.test(name) ||
+      /^\?\.(sendBeacon)$/.test(name)
+    ) {
       return sink.emit('web.post', { kind: 'unknown', hint: 'socket' }, ev, line);
     }
     if (name === 'XMLHttpRequest') return sink.emit('web.post', { kind: 'unknown', hint: 'XMLHttpRequest' }, ev, line);
@@ -132,7 +173,11 @@ export function analyzeJavaScript(source: string, sink: InferenceSink): void {
       const write = flags && /[wa+]/.test(word(flags).text);
       return touchPath(sink, write ? 'write' : 'read', word(args[0]), ev, line);
     }
-    if (/^fs(\.promises)?\.(writeFile|writeFileSync|appendFile|appendFileSync|createWriteStream|mkdir|mkdirSync|symlink|symlinkSync|chmod|chmodSync)$|^fs\/promises\.(writeFile|appendFile|mkdir)$/.test(name)) {
+    if (
+      /^fs(\.promises)?\.(writeFile|writeFileSync|appendFile|appendFileSync|createWriteStream|mkdir|mkdirSync|symlink|symlinkSync|chmod|chmodSync)$|^fs\/promises\.(writeFile|appendFile|mkdir)$/.test(
+        name,
+      )
+    ) {
       return touchPath(sink, 'write', word(args[0]), ev, line);
     }
     if (/^fs(\.promises)?\.(copyFile|copyFileSync|cp|cpSync|rename|renameSync)$|^fs\/promises\.(copyFile|cp|rename)$/.test(name)) {
@@ -140,7 +185,8 @@ export function analyzeJavaScript(source: string, sink: InferenceSink): void {
       if (/rename/.test(method)) touchPath(sink, 'delete', word(args[0]), ev, line);
       return touchPath(sink, 'write', word(args[1]), ev, line);
     }
-    if (/^fs(\.promises)?\.(unlink|unlinkSync|rm|rmSync|rmdir|rmdirSync)$|^fs\/promises\.(unlink|rm|rmdir)$/.test(name)) return touchPath(sink, 'delete', word(args[0]), ev, line);
+    if (/^fs(\.promises)?\.(unlink|unlinkSync|rm|rmSync|rmdir|rmdirSync)$|^fs\/promises\.(unlink|rm|rmdir)$/.test(name))
+      return touchPath(sink, 'delete', word(args[0]), ev, line);
     if (/^child_process\.(exec|execSync)$/.test(name)) {
       sink.emit('shell.execute', { kind: 'command', command: ev }, ev, line);
       const cmd = word(args[0]);
@@ -150,7 +196,8 @@ export function analyzeJavaScript(source: string, sink: InferenceSink): void {
       sink.emit(method === 'fork' ? 'script.execute' : 'shell.execute', { kind: 'command', command: ev }, ev, line);
       const list = args[1]?.type === 'ArrayExpression' ? args[1].elements.map((e: AnyNode) => word(e)) : [];
       const argv = method === 'fork' ? [lit('node'), word(args[0]), ...list] : [word(args[0]), ...list];
-      if (opt(args[2], 'shell') || opt(args[1], 'shell')) return sink.fail(`\`${name}\` with shell: true runs a command line this analysis does not split`, line);
+      if (opt(args[2], 'shell') || opt(args[1], 'shell'))
+        return sink.fail(`\`${name}\` with shell: true runs a command line this analysis does not split`, line);
       return analyzeCommand(argv, sink, line);
     }
     if (name === 'eval' || name === 'Function' || /^vm\.(runIn\w*|Script|compileFunction)$/.test(name)) {
@@ -159,7 +206,8 @@ export function analyzeJavaScript(source: string, sink: InferenceSink): void {
     }
     if (/^(clipboardy\.(read|readSync))$/.test(name)) return sink.emit('clipboard.read', { kind: 'none' }, ev, line);
     if (/^(clipboardy\.(write|writeSync))$/.test(name)) return sink.emit('clipboard.write', { kind: 'none' }, ev, line);
-    if (/^(keytar\.(getPassword|findCredentials|findPassword))$/.test(name)) return sink.emit('secrets.read', { kind: 'command', command: ev }, ev, line);
+    if (/^(keytar\.(getPassword|findCredentials|findPassword))$/.test(name))
+      return sink.emit('secrets.read', { kind: 'command', command: ev }, ev, line);
     if (name === 'open' && modules.get('open') === 'open') return sink.emit('web.navigate', urlTarget(word(args[0])), ev, line);
     if (name === 'require' || name === 'import') {
       const m = word(args[0]);

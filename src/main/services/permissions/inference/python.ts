@@ -29,9 +29,19 @@ export function tokenizePython(src: string): { tokens: Tok[]; error?: string } {
       i++;
       continue;
     }
-    if (c === '\\' && src[i + 1] === '\n') { i += 2; line++; continue; }
-    if (c === ' ' || c === '\t' || c === '\r' || c === '\f') { i++; continue; }
-    if (c === '#') { while (i < src.length && src[i] !== '\n') i++; continue; }
+    if (c === '\\' && src[i + 1] === '\n') {
+      i += 2;
+      line++;
+      continue;
+    }
+    if (c === ' ' || c === '\t' || c === '\r' || c === '\f') {
+      i++;
+      continue;
+    }
+    if (c === '#') {
+      while (i < src.length && src[i] !== '\n') i++;
+      continue;
+    }
     const sm = /^([rRbBuUfF]{0,2})('''|"""|'|")/.exec(src.slice(i));
     if (sm && (sm[1] === '' || /^(r|b|u|f|rb|br|fr|rf)$/i.test(sm[1]!))) {
       const prefix = sm[1]!.toLowerCase();
@@ -51,7 +61,7 @@ export function tokenizePython(src: string): { tokens: Tok[]; error?: string } {
         if (ch === '\\' && j + 1 < src.length) {
           const nx = src[j + 1]!;
           if (nx === '\n') line++;
-          v += raw ? ch + nx : ({ n: '\n', t: '\t', '\\': '\\', "'": "'", '"': '"', '\n': '' } as Record<string, string>)[nx] ?? ch + nx;
+          v += raw ? ch + nx : (({ n: '\n', t: '\t', '\\': '\\', "'": "'", '"': '"', '\n': '' } as Record<string, string>)[nx] ?? ch + nx);
           j += 2;
           continue;
         }
@@ -63,9 +73,16 @@ export function tokenizePython(src: string): { tokens: Tok[]; error?: string } {
       continue;
     }
     const nm = /^[A-Za-z_\u00c0-\uffff][\w\u00c0-\uffff]*/.exec(src.slice(i));
-    if (nm) { tokens.push({ t: 'name', v: nm[0], line }); i += nm[0].length; continue; }
+    if (nm) {
+      tokens.push({ t: 'name', v: nm[0], line });
+      i += nm[0].length;
+      continue;
+    }
     const num = /^(0[xXoObB][\da-fA-F_]+|\d[\d_]*\.?[\d_]*([eE][+-]?\d+)?j?|\.\d[\d_]*)/.exec(src.slice(i));
-    if (num) { i += num[0].length; continue; }
+    if (num) {
+      i += num[0].length;
+      continue;
+    }
     if ('([{'.includes(c)) depth.push(c);
     if (')]}'.includes(c)) {
       const open = depth.pop();
@@ -107,7 +124,7 @@ export function analyzePython(source: string, sink: InferenceSink): void {
     // `name = <literal>` (one token, or a call whose result is a literal path).
     if (t.t === 'name' && atStmt && tokens[k + 1]?.v === '=') {
       const rhs = statementTokens(k + 2);
-      vars.set(t.v, rhs.length === 1 ? value(rhs[0]) : expandUser(rhs) ?? DYNAMIC);
+      vars.set(t.v, rhs.length === 1 ? value(rhs[0]) : (expandUser(rhs) ?? DYNAMIC));
     }
     if (t.t === 'name' && tokens[k + 1]?.v !== undefined) {
       // A call: dotted name followed by `(`.
@@ -118,7 +135,11 @@ export function analyzePython(source: string, sink: InferenceSink): void {
         end += 2;
       }
       const prev = tokens[k - 1];
-      if (tokens[end + 1]?.v === '(' && !(prev && prev.v === '.') && !(prev && prev.t === 'name' && (prev.v === 'def' || prev.v === 'class'))) {
+      if (
+        tokens[end + 1]?.v === '(' &&
+        !(prev && prev.v === '.') &&
+        !(prev && prev.t === 'name' && (prev.v === 'def' || prev.v === 'class'))
+      ) {
         const call = parseCall(name, end + 1, t.line);
         handle(call);
       } else if (prev?.v === '.' && tokens[end + 1]?.v === '(') {
@@ -144,9 +165,15 @@ export function analyzePython(source: string, sink: InferenceSink): void {
       }
     } else {
       const impIdx = toks.findIndex((x) => x.v === 'import');
-      const mod = toks.slice(1, impIdx).map((x) => x.v).join('');
+      const mod = toks
+        .slice(1, impIdx)
+        .map((x) => x.v)
+        .join('');
       if (NET_MODULES.test(mod)) usesNet = true;
-      for (const part of splitOn(toks.slice(impIdx + 1).filter((x) => x.v !== '(' && x.v !== ')'), ',')) {
+      for (const part of splitOn(
+        toks.slice(impIdx + 1).filter((x) => x.v !== '(' && x.v !== ')'),
+        ',',
+      )) {
         const name = part[0]?.v;
         if (!name) continue;
         if (name === '*') continue;
@@ -229,14 +256,20 @@ export function analyzePython(source: string, sink: InferenceSink): void {
   }
 
   function listWords(toks: Tok[] | undefined): Word[] | undefined {
-    if (!toks || toks[0]?.v !== '[' && toks[0]?.v !== '(') return undefined;
+    if (!toks || (toks[0]?.v !== '[' && toks[0]?.v !== '(')) return undefined;
     const inner = toks.slice(1, -1);
-    return splitOn(inner, ',').filter((p) => p.length).map(exprWord);
+    return splitOn(inner, ',')
+      .filter((p) => p.length)
+      .map(exprWord);
   }
 
   function handle(call: Call): void {
     const head = call.name.split('.')[0]!;
-    const resolved = call.name.startsWith('.') ? call.name : (alias.get(head) ? `${alias.get(head)}${call.name.slice(head.length)}` : call.name);
+    const resolved = call.name.startsWith('.')
+      ? call.name
+      : alias.get(head)
+        ? `${alias.get(head)}${call.name.slice(head.length)}`
+        : call.name;
     const method = resolved.split('.').at(-1)!;
     const ev = `${call.name}(...)`;
     const line = call.line;
@@ -244,30 +277,54 @@ export function analyzePython(source: string, sink: InferenceSink): void {
       const w = argWord(call, 0, 'url');
       return w && !w.dynamic ? { kind: 'url' as const, url: w.text } : { kind: 'unknown' as const, hint: 'URL computed at run time' };
     };
-    if (/^(requests|httpx|aiohttp|urllib3)\.(post|put|patch)$/.test(resolved) || (usesNet && /^\.(post|put|patch)$/.test(resolved))) return sink.emit('web.post', url(), ev, line);
+    if (/^(requests|httpx|aiohttp|urllib3)\.(post|put|patch)$/.test(resolved) || (usesNet && /^\.(post|put|patch)$/.test(resolved)))
+      return sink.emit('web.post', url(), ev, line);
     if (/^(requests|httpx)\.request$/.test(resolved) || resolved === '.request') {
       const m = argWord(call, 0, 'method');
-      const post = !m || m.dynamic || /^(post|put|patch)$/i.test(m.text) || call.kwargs.has('data') || call.kwargs.has('json') || call.kwargs.has('body');
+      const post =
+        !m ||
+        m.dynamic ||
+        /^(post|put|patch)$/i.test(m.text) ||
+        call.kwargs.has('data') ||
+        call.kwargs.has('json') ||
+        call.kwargs.has('body');
       return sink.emit(post ? 'web.post' : 'web.fetch', { kind: 'unknown', hint: 'HTTP request' }, ev, line);
     }
-    if (/^(requests|httpx)\.(get|head|options)$/.test(resolved) || (usesNet && /^\.(get)$/.test(resolved) && !/^(os|dict|environ)/.test(resolved))) {
+    if (
+      /^(requests|httpx)\.(get|head|options)$/.test(resolved) ||
+      (usesNet && /^\.(get)$/.test(resolved) && !/^(os|dict|environ)/.test(resolved))
+    ) {
       if (resolved.startsWith('.')) return;
       return sink.emit(call.kwargs.has('data') || call.kwargs.has('files') ? 'web.post' : 'web.fetch', url(), ev, line);
     }
     if (/^urllib\.request\.(urlopen|Request|urlretrieve)$/.test(resolved)) {
-      const post = call.kwargs.has('data') || call.args.length > 1 && method !== 'urlretrieve';
+      const post = call.kwargs.has('data') || (call.args.length > 1 && method !== 'urlretrieve');
       return sink.emit(post ? 'web.post' : 'web.fetch', url(), ev, line);
     }
-    if (/^(socket\.(socket|create_connection)|smtplib\.SMTP(_SSL)?|ftplib\.FTP(_TLS)?|paramiko\.SSHClient|telnetlib\.Telnet)$/.test(resolved) || /^\.(sendall|sendto|sendmail|send_message|storbinary|storlines)$/.test(resolved)) {
+    if (
+      /^(socket\.(socket|create_connection)|smtplib\.SMTP(_SSL)?|ftplib\.FTP(_TLS)?|paramiko\.SSHClient|telnetlib\.Telnet)$/.test(
+        resolved,
+      ) ||
+      /^\.(sendall|sendto|sendmail|send_message|storbinary|storlines)$/.test(resolved)
+    ) {
       return sink.emit('web.post', { kind: 'unknown', hint: 'socket' }, ev, line);
     }
     if (/^webbrowser\.open(_new|_new_tab)?$/.test(resolved)) return sink.emit('web.navigate', url(), ev, line);
-    if (/^(subprocess\.(run|call|check_call|check_output|Popen|getoutput|getstatusoutput)|os\.(system|popen|exec\w*|spawn\w*)|asyncio\.create_subprocess_(exec|shell))$/.test(resolved)) {
+    if (
+      /^(subprocess\.(run|call|check_call|check_output|Popen|getoutput|getstatusoutput)|os\.(system|popen|exec\w*|spawn\w*)|asyncio\.create_subprocess_(exec|shell))$/.test(
+        resolved,
+      )
+    ) {
       sink.emit('shell.execute', { kind: 'command', command: ev }, ev, line);
       const first = call.args[0];
       const list = listWords(first);
       if (list && !/^asyncio\.create_subprocess_shell$/.test(resolved)) return analyzeCommand(list, sink, line);
-      if (/^asyncio\.create_subprocess_exec$|^os\.(exec|spawn)/.test(resolved)) return analyzeCommand(call.args.map(exprWord).filter((_w, i) => !/^os\.spawn/.test(resolved) || i > 0), sink, line);
+      if (/^asyncio\.create_subprocess_exec$|^os\.(exec|spawn)/.test(resolved))
+        return analyzeCommand(
+          call.args.map(exprWord).filter((_w, i) => !/^os\.spawn/.test(resolved) || i > 0),
+          sink,
+          line,
+        );
       const w = first ? exprWord(first) : DYNAMIC;
       if (w.dynamic) return sink.fail(`\`${call.name}\` runs a command computed at run time`, line);
       return sink.inline(w.text, 'bash', line);
@@ -287,14 +344,20 @@ export function analyzePython(source: string, sink: InferenceSink): void {
       if (method === 'move') touchPath(sink, 'delete', argWord(call, 0, 'src') ?? DYNAMIC, ev, line);
       return touchPath(sink, 'write', argWord(call, 1, 'dst') ?? DYNAMIC, ev, line);
     }
-    if (/^(_?winreg)\.(SetValue|SetValueEx|CreateKey|CreateKeyEx|DeleteKey|DeleteKeyEx|DeleteValue)$/.test(resolved)) return sink.emit('registry.write', { kind: 'path', path: 'registry' }, ev, line);
-    if (/^(keyring\.(get_password|get_credential)|win32cred\.Cred(Read|Enumerate)|browser_cookie3\.\w+|secretstorage\.\w+)$/.test(resolved)) return sink.emit('secrets.read', { kind: 'command', command: ev }, ev, line);
+    if (/^(_?winreg)\.(SetValue|SetValueEx|CreateKey|CreateKeyEx|DeleteKey|DeleteKeyEx|DeleteValue)$/.test(resolved))
+      return sink.emit('registry.write', { kind: 'path', path: 'registry' }, ev, line);
+    if (/^(keyring\.(get_password|get_credential)|win32cred\.Cred(Read|Enumerate)|browser_cookie3\.\w+|secretstorage\.\w+)$/.test(resolved))
+      return sink.emit('secrets.read', { kind: 'command', command: ev }, ev, line);
     if (/^pyperclip\.paste$|^\.clipboard_get$/.test(resolved)) return sink.emit('clipboard.read', { kind: 'none' }, ev, line);
     if (/^pyperclip\.copy$|^\.clipboard_append$/.test(resolved)) return sink.emit('clipboard.write', { kind: 'none' }, ev, line);
-    if (/^(pyautogui\.screenshot|PIL\.ImageGrab\.grab|ImageGrab\.grab|mss\.mss)$/.test(resolved)) return sink.emit('screen.capture', { kind: 'none' }, ev, line);
-    if (/^pyautogui\.(typewrite|write|press|hotkey|keyDown|keyUp)$/.test(resolved)) return sink.emit('input.keyboard', { kind: 'unknown', hint: 'any window' }, ev, line);
-    if (/^pyautogui\.(click|doubleClick|rightClick|moveTo|dragTo|scroll)$/.test(resolved)) return sink.emit('input.mouse', { kind: 'unknown', hint: 'any window' }, ev, line);
-    if (/^(crontab\.CronTab|os\.putenv)$/.test(resolved)) return sink.emit(resolved === 'os.putenv' ? 'env_var.write' : 'scheduled_job.create', { kind: 'none' }, ev, line);
+    if (/^(pyautogui\.screenshot|PIL\.ImageGrab\.grab|ImageGrab\.grab|mss\.mss)$/.test(resolved))
+      return sink.emit('screen.capture', { kind: 'none' }, ev, line);
+    if (/^pyautogui\.(typewrite|write|press|hotkey|keyDown|keyUp)$/.test(resolved))
+      return sink.emit('input.keyboard', { kind: 'unknown', hint: 'any window' }, ev, line);
+    if (/^pyautogui\.(click|doubleClick|rightClick|moveTo|dragTo|scroll)$/.test(resolved))
+      return sink.emit('input.mouse', { kind: 'unknown', hint: 'any window' }, ev, line);
+    if (/^(crontab\.CronTab|os\.putenv)$/.test(resolved))
+      return sink.emit(resolved === 'os.putenv' ? 'env_var.write' : 'scheduled_job.create', { kind: 'none' }, ev, line);
     if (/^(exec|eval|compile)$/.test(resolved)) {
       const code = argWord(call, 0);
       if (!code || code.dynamic) return sink.fail(`\`${call.name}\` runs code computed at run time`, line);
@@ -314,7 +377,8 @@ export function analyzePython(source: string, sink: InferenceSink): void {
       if (target) handle({ name: `${target}.${attr.text}`, line, args: call.args.slice(2), kwargs: new Map() });
       return;
     }
-    if (/^ctypes\.(CDLL|WinDLL|cdll|windll)/.test(resolved) || resolved.startsWith('ctypes.windll') || resolved.startsWith('ctypes.cdll')) return sink.fail('calls native code through ctypes', line);
+    if (/^ctypes\.(CDLL|WinDLL|cdll|windll)/.test(resolved) || resolved.startsWith('ctypes.windll') || resolved.startsWith('ctypes.cdll'))
+      return sink.fail('calls native code through ctypes', line);
   }
 }
 

@@ -78,7 +78,10 @@ export function migrate(db: StoreDb, opts: { target?: number; migrations?: reado
 export function checkMigrationList(migrations: readonly Migration[]): void {
   migrations.forEach((m, i) => {
     if (m.version !== i + 1) {
-      throw new StoreError('store.bad_migrations', `Expected migration #${i + 1} (${m.name}) to have version ${i + 1}, got ${m.version}; versions must increase by one`);
+      throw new StoreError(
+        'store.bad_migrations',
+        `Expected migration #${i + 1} (${m.name}) to have version ${i + 1}, got ${m.version}; versions must increase by one`,
+      );
     }
   });
 }

@@ -11,7 +11,16 @@ function summary(n: FlowNode['data']['node']): string {
 /** A graph node: id, primitive summary, start marker, problems, and the running highlight. */
 export function SkillNode({ data, selected }: NodeProps<FlowNode>) {
   const n = data.node;
-  const cls = ['gnode', n.kind === 'terminal' ? `terminal-${n.outcome}` : 'action', data.running && 'running', data.visited && !data.running && 'visited', data.problems.length && 'has-problems', selected && 'selected'].filter(Boolean).join(' ');
+  const cls = [
+    'gnode',
+    n.kind === 'terminal' ? `terminal-${n.outcome}` : 'action',
+    data.running && 'running',
+    data.visited && !data.running && 'visited',
+    data.problems.length && 'has-problems',
+    selected && 'selected',
+  ]
+    .filter(Boolean)
+    .join(' ');
   return (
     <div className={cls} data-node-id={n.id} title={data.problems.join('\n')}>
       <Handle type="target" position={Position.Top} />

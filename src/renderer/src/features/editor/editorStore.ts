@@ -2,7 +2,20 @@ import { addEdge, applyEdgeChanges, applyNodeChanges, type Connection, type Edge
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { IpcError, RunEventView, SkillDeskBridge } from '../../../../shared/ipc';
 import type { GraphNode } from '../../../../shared/skill';
-import { edgeLabel, flowEdge, fromFlow, toFlow, toSkillDoc, toYaml, validateDraft, type EdgeData, type FlowEdge, type FlowNode, type Problem, type SkillMeta } from './graphModel';
+import {
+  edgeLabel,
+  flowEdge,
+  fromFlow,
+  toFlow,
+  toSkillDoc,
+  toYaml,
+  validateDraft,
+  type EdgeData,
+  type FlowEdge,
+  type FlowNode,
+  type Problem,
+  type SkillMeta,
+} from './graphModel';
 import { autoLayout } from './layout';
 import { newNode, type PaletteItem } from './palette';
 
@@ -66,25 +79,58 @@ export function createEditorStore(bridge: EditorBridge): StoreApi<EditorState> {
       const meta = get().meta;
       if (!meta) return { problems: [], nodes: s.nodes, edges: s.edges };
       const graph = fromFlow(s.start, s.nodes, s.edges);
-      const { problems } = validateDraft(meta, graph, s.argsText, s.permissionsText, s.edges.map((e) => e.id));
+      const { problems } = validateDraft(
+        meta,
+        graph,
+        s.argsText,
+        s.permissionsText,
+        s.edges.map((e) => e.id),
+      );
       const running = get().runningNode;
       return {
         problems,
-        nodes: s.nodes.map((n) => ({ ...n, data: { ...n.data, isStart: n.id === s.start, running: n.id === running, problems: problems.filter((p) => p.where === n.id).map((p) => p.message) } })),
-        edges: s.edges.map((e) => ({ ...e, data: { ...(e.data ?? { problems: [] }), problems: problems.filter((p) => p.where === e.id).map((p) => p.message) } })),
+        nodes: s.nodes.map((n) => ({
+          ...n,
+          data: {
+            ...n.data,
+            isStart: n.id === s.start,
+            running: n.id === running,
+            problems: problems.filter((p) => p.where === n.id).map((p) => p.message),
+          },
+        })),
+        edges: s.edges.map((e) => ({
+          ...e,
+          data: { ...(e.data ?? { problems: [] }), problems: problems.filter((p) => p.where === e.id).map((p) => p.message) },
+        })),
       };
     };
     /** Applies an edit as one undoable step. */
     const commit = (next: Partial<Snapshot>): void => {
       const before = snapshot();
       const after = { ...before, ...next };
-      set({ ...after, ...revalidate(after), past: [...get().past, before].slice(-HISTORY_LIMIT), future: [], dirty: true, saved: undefined });
+      set({
+        ...after,
+        ...revalidate(after),
+        past: [...get().past, before].slice(-HISTORY_LIMIT),
+        future: [],
+        dirty: true,
+        saved: undefined,
+      });
     };
     const restore = (s: Snapshot): void => set({ ...s, ...revalidate(s), dirty: true });
 
     return {
-      start: '', nodes: [], edges: [], argsText: '{}\n', permissionsText: '[]\n', readOnly: true,
-      problems: [], past: [], future: [], dirty: false, saving: false,
+      start: '',
+      nodes: [],
+      edges: [],
+      argsText: '{}\n',
+      permissionsText: '[]\n',
+      readOnly: true,
+      problems: [],
+      past: [],
+      future: [],
+      dirty: false,
+      saving: false,
       async open(id) {
         const r = await bridge.skillsGet({ id });
         if (!r.ok) return set({ error: r.error });
@@ -92,11 +138,35 @@ export function createEditorStore(bridge: EditorBridge): StoreApi<EditorState> {
         const { nodes, edges } = toFlow(s.graph);
         const positioned = s.graph.nodes.every((n) => n.position) ? nodes : autoLayout(nodes, edges);
         const meta: SkillMeta = {
-          id: s.id, app: s.app ?? '', version: s.version, description: s.description, intents: s.intents,
-          ...(s.implements && s.kind === 'implementation' && { implements: s.implements }), ...(s.returns && { returns: s.returns }), ...(s.verify && { verify: s.verify }),
+          id: s.id,
+          app: s.app ?? '',
+          version: s.version,
+          description: s.description,
+          intents: s.intents,
+          ...(s.implements && s.kind === 'implementation' && { implements: s.implements }),
+          ...(s.returns && { returns: s.returns }),
+          ...(s.verify && { verify: s.verify }),
         };
-        const snap: Snapshot = { start: s.graph.start, nodes: positioned, edges, argsText: toYaml(s.args), permissionsText: toYaml(s.permissions) };
-        set({ meta, readOnly: !s.editable, past: [], future: [], dirty: false, saved: undefined, error: undefined, selection: undefined, runningNode: undefined, testStatus: undefined, ...snap });
+        const snap: Snapshot = {
+          start: s.graph.start,
+          nodes: positioned,
+          edges,
+          argsText: toYaml(s.args),
+          permissionsText: toYaml(s.permissions),
+        };
+        set({
+          meta,
+          readOnly: !s.editable,
+          past: [],
+          future: [],
+          dirty: false,
+          saved: undefined,
+          error: undefined,
+          selection: undefined,
+          runningNode: undefined,
+          testStatus: undefined,
+          ...snap,
+        });
         set(revalidate(snap));
       },
       onNodesChange(changes) {
@@ -122,7 +192,12 @@ export function createEditorStore(bridge: EditorBridge): StoreApi<EditorState> {
         const taken = new Set(get().nodes.map((n) => n.id));
         const maxY = Math.max(0, ...get().nodes.map((n) => n.position.y));
         const node = newNode(item, taken, position ?? { x: 40, y: maxY + 100 });
-        const flow: FlowNode = { id: node.id, type: 'skill', position: node.position!, data: { node, problems: [], running: false, isStart: false } };
+        const flow: FlowNode = {
+          id: node.id,
+          type: 'skill',
+          position: node.position!,
+          data: { node, problems: [], running: false, isStart: false },
+        };
         commit({ nodes: [...get().nodes, flow], ...(get().nodes.length === 0 && { start: node.id }) });
         set({ selection: { kind: 'node', id: node.id } });
         return node.id;
@@ -144,7 +219,12 @@ export function createEditorStore(bridge: EditorBridge): StoreApi<EditorState> {
         commit({
           edges: get().edges.map((e) => {
             if (e.id !== id) return e;
-            const d: EdgeData = { problems: e.data?.problems ?? [], ...(data.when && { when: data.when }), ...(data.weight !== undefined && { weight: data.weight }), ...(data.label && { label: data.label }) };
+            const d: EdgeData = {
+              problems: e.data?.problems ?? [],
+              ...(data.when && { when: data.when }),
+              ...(data.weight !== undefined && { weight: data.weight }),
+              ...(data.label && { label: data.label }),
+            };
             const label = edgeLabel(d);
             return { ...e, data: d, label };
           }),
@@ -175,9 +255,20 @@ export function createEditorStore(bridge: EditorBridge): StoreApi<EditorState> {
         const { meta, readOnly, start, nodes, edges, argsText, permissionsText } = get();
         if (!meta || readOnly) return false;
         const graph = fromFlow(start, nodes, edges);
-        const v = validateDraft(meta, graph, argsText, permissionsText, edges.map((e) => e.id));
+        const v = validateDraft(
+          meta,
+          graph,
+          argsText,
+          permissionsText,
+          edges.map((e) => e.id),
+        );
         if (v.problems.length) {
-          set({ error: { code: 'editor.invalid', message: `Fix ${v.problems.length} problem(s) before saving: ${v.problems[0]!.where}: ${v.problems[0]!.message}` } });
+          set({
+            error: {
+              code: 'editor.invalid',
+              message: `Fix ${v.problems.length} problem(s) before saving: ${v.problems[0]!.where}: ${v.problems[0]!.message}`,
+            },
+          });
           return false;
         }
         set({ saving: true, error: undefined });
@@ -186,7 +277,10 @@ export function createEditorStore(bridge: EditorBridge): StoreApi<EditorState> {
           // Main validates again (against the whole library); show its problems inline too.
           const extra = (r.error.problems ?? []).map((p): Problem => {
             const i = p.path.indexOf('nodes');
-            return { where: i >= 0 && p.path[i + 1] !== undefined ? String(p.path[i + 1]) : 'skill', message: `${p.path.join('.')}: ${p.message}` };
+            return {
+              where: i >= 0 && p.path[i + 1] !== undefined ? String(p.path[i + 1]) : 'skill',
+              message: `${p.path.join('.')}: ${p.message}`,
+            };
           });
           set({ saving: false, error: r.error, problems: [...get().problems, ...extra] });
           return false;
@@ -198,7 +292,11 @@ export function createEditorStore(bridge: EditorBridge): StoreApi<EditorState> {
         const { meta, dirty } = get();
         if (!meta) return;
         if (dirty && !get().readOnly && !(await get().save())) return;
-        set({ testStatus: 'starting', runningNode: undefined, nodes: get().nodes.map((n) => ({ ...n, data: { ...n.data, running: false, visited: false } })) });
+        set({
+          testStatus: 'starting',
+          runningNode: undefined,
+          nodes: get().nodes.map((n) => ({ ...n, data: { ...n.data, running: false, visited: false } })),
+        });
         const r = await bridge.runStart({ skill: meta.id, args, dryRun, screenshots: false, ...(meta.app && { app: meta.app }) });
         if (!r.ok) return set({ testStatus: undefined, error: r.error });
         set({ testRunId: r.value.runId, testStatus: get().testStatus === 'starting' ? 'running' : get().testStatus });
@@ -206,9 +304,18 @@ export function createEditorStore(bridge: EditorBridge): StoreApi<EditorState> {
       handleRunEvent(e) {
         const { meta, testRunId } = get();
         if (!meta) return;
-        if (e.type === 'step_started' && e.skillId === meta.id && (!testRunId || e.runId === testRunId || get().testStatus === 'starting')) {
+        if (
+          e.type === 'step_started' &&
+          e.skillId === meta.id &&
+          (!testRunId || e.runId === testRunId || get().testStatus === 'starting')
+        ) {
           set({ runningNode: e.nodeId, testRunId: e.runId, testStatus: 'running' });
-          set({ nodes: get().nodes.map((n) => ({ ...n, data: { ...n.data, running: n.id === e.nodeId, visited: n.data.visited || n.id === e.nodeId } })) });
+          set({
+            nodes: get().nodes.map((n) => ({
+              ...n,
+              data: { ...n.data, running: n.id === e.nodeId, visited: n.data.visited || n.id === e.nodeId },
+            })),
+          });
         } else if (e.type === 'run_finished' && e.result.runId === testRunId) {
           const failedAt = e.result.error?.skillId === meta.id ? e.result.error.nodeId : undefined;
           set({ testStatus: `${e.result.status}${e.result.error ? `: ${e.result.error.message}` : ''}`, runningNode: failedAt });

@@ -2,7 +2,16 @@ import type { Edge, Node } from '@xyflow/react';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import type { SkillDetail } from '../../../../shared/ipc';
 import { ManifestSchema } from '../../../../shared/permissions/manifest';
-import { ArgSpecsSchema, GraphSchema, SkillDocSchema, graphToFileForm, validateGraph, type GraphEdge, type GraphNode, type SkillGraph } from '../../../../shared/skill';
+import {
+  ArgSpecsSchema,
+  GraphSchema,
+  SkillDocSchema,
+  graphToFileForm,
+  validateGraph,
+  type GraphEdge,
+  type GraphNode,
+  type SkillGraph,
+} from '../../../../shared/skill';
 
 /** Conversions between the skill model's graph and React Flow's nodes/edges, and local validation. */
 
@@ -37,13 +46,19 @@ export interface SkillMeta {
 }
 
 export function edgeLabel(d: Pick<EdgeData, 'when' | 'weight' | 'label'>): string | undefined {
-  const parts = [d.label, d.when ? `when ${JSON.stringify(d.when)}` : undefined, d.weight !== undefined ? `w=${d.weight}` : undefined].filter(Boolean);
+  const parts = [
+    d.label,
+    d.when ? `when ${JSON.stringify(d.when)}` : undefined,
+    d.weight !== undefined ? `w=${d.weight}` : undefined,
+  ].filter(Boolean);
   return parts.length ? parts.join(' · ') : undefined;
 }
 
 export function toFlow(graph: SkillGraph): { nodes: FlowNode[]; edges: FlowEdge[] } {
   const nodes: FlowNode[] = graph.nodes.map((n, i) => ({
-    id: n.id, type: 'skill', position: n.position ?? { x: 0, y: i * 90 },
+    id: n.id,
+    type: 'skill',
+    position: n.position ?? { x: 0, y: i * 90 },
     data: { node: n, problems: [], running: false, isStart: n.id === graph.start },
   }));
   const edges: FlowEdge[] = graph.edges.map((e, i) => flowEdge(e, `e${i}-${e.from}-${e.to}`));
@@ -51,7 +66,12 @@ export function toFlow(graph: SkillGraph): { nodes: FlowNode[]; edges: FlowEdge[
 }
 
 export function flowEdge(e: GraphEdge, id: string): FlowEdge {
-  const data: EdgeData = { problems: [], ...(e.when && { when: e.when }), ...(e.weight !== undefined && { weight: e.weight }), ...(e.label && { label: e.label }) };
+  const data: EdgeData = {
+    problems: [],
+    ...(e.when && { when: e.when }),
+    ...(e.weight !== undefined && { weight: e.weight }),
+    ...(e.label && { label: e.label }),
+  };
   const label = edgeLabel(data);
   return { id, source: e.from, target: e.to, data, ...(label && { label }) };
 }
@@ -61,8 +81,11 @@ export function fromFlow(start: string, nodes: readonly FlowNode[], edges: reado
     start,
     nodes: nodes.map((n) => ({ ...n.data.node, id: n.id, position: { x: Math.round(n.position.x), y: Math.round(n.position.y) } })),
     edges: edges.map((e) => ({
-      from: e.source, to: e.target,
-      ...(e.data?.when && { when: e.data.when }), ...(e.data?.weight !== undefined && { weight: e.data.weight }), ...(e.data?.label && { label: e.data.label }),
+      from: e.source,
+      to: e.target,
+      ...(e.data?.when && { when: e.data.when }),
+      ...(e.data?.weight !== undefined && { weight: e.data.weight }),
+      ...(e.data?.label && { label: e.data.label }),
     })),
   };
 }
@@ -70,13 +93,19 @@ export function fromFlow(start: string, nodes: readonly FlowNode[], edges: reado
 /** The document the editor saves (file form: nodes as a map). */
 export function toSkillDoc(meta: SkillMeta, graph: SkillGraph, args: unknown, permissions: unknown): Record<string, unknown> {
   return {
-    kind: 'skill', id: meta.id, app: meta.app, ...(meta.implements && { implements: meta.implements }), version: meta.version,
+    kind: 'skill',
+    id: meta.id,
+    app: meta.app,
+    ...(meta.implements && { implements: meta.implements }),
+    version: meta.version,
     trust: 'community',
     // An implementation inherits description and intents from its interface method; its args must match the signature.
     ...(!meta.implements && { description: meta.description, intents: meta.intents }),
     args,
     ...(meta.returns && !meta.implements && { returns: meta.returns }),
-    permissions, graph: graphToFileForm(graph), ...(meta.verify && { verify: meta.verify }),
+    permissions,
+    graph: graphToFileForm(graph),
+    ...(meta.verify && { verify: meta.verify }),
   };
 }
 
@@ -87,7 +116,13 @@ export interface Problem {
 }
 
 /** Everything the main process will check that can be checked here; the save checks again. */
-export function validateDraft(meta: SkillMeta, graph: SkillGraph, argsText: string, permissionsText: string, edgeIds: readonly string[]): { problems: Problem[]; args?: unknown; permissions?: unknown } {
+export function validateDraft(
+  meta: SkillMeta,
+  graph: SkillGraph,
+  argsText: string,
+  permissionsText: string,
+  edgeIds: readonly string[],
+): { problems: Problem[]; args?: unknown; permissions?: unknown } {
   const problems: Problem[] = [];
   const args = parseText(argsText, 'args', problems);
   const permissions = parseText(permissionsText, 'permissions', problems);
@@ -104,7 +139,10 @@ export function validateDraft(meta: SkillMeta, graph: SkillGraph, argsText: stri
   if (!schema.success) {
     for (const i of schema.error.issues) {
       const [kind, id] = i.path;
-      problems.push({ where: kind === 'nodes' ? String(id) : 'skill', message: `${i.path.slice(2).join('.') || i.path.join('.')}: ${i.message}` });
+      problems.push({
+        where: kind === 'nodes' ? String(id) : 'skill',
+        message: `${i.path.slice(2).join('.') || i.path.join('.')}: ${i.message}`,
+      });
     }
   }
   for (const p of validateGraph(graph)) {

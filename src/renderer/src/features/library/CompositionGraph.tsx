@@ -12,7 +12,8 @@ export function CompositionGraph() {
   const { nodes, edges } = useMemo(() => {
     if (!comp) return { nodes: [] as Node[], edges: [] as Edge[] };
     const raw = comp.nodes.map((n) => ({
-      id: n.id, position: { x: 0, y: 0 },
+      id: n.id,
+      position: { x: 0, y: 0 },
       data: { label: n.id },
       className: `comp comp-${n.kind}`,
     })) as unknown as FlowNode[];
@@ -22,11 +23,25 @@ export function CompositionGraph() {
   if (!comp) return <div className="empty">Loading the composition graph…</div>;
   return (
     <div className="flow-box tall">
-      <ReactFlow nodes={nodes} edges={edges} fitView minZoom={0.05} nodesDraggable={false} nodesConnectable={false} elementsSelectable={false} proOptions={{ hideAttribution: true }}>
+      <ReactFlow
+        nodes={nodes}
+        edges={edges}
+        fitView
+        minZoom={0.05}
+        nodesDraggable={false}
+        nodesConnectable={false}
+        elementsSelectable={false}
+        proOptions={{ hideAttribution: true }}
+      >
         <Background />
         <Controls showInteractive={false} />
       </ReactFlow>
-      <div className="legend"><span className="comp-interface_method">interface method</span><span className="comp-composite">composite</span><span className="comp-implementation">implementation</span><span className="comp-app_skill">app skill</span></div>
+      <div className="legend">
+        <span className="comp-interface_method">interface method</span>
+        <span className="comp-composite">composite</span>
+        <span className="comp-implementation">implementation</span>
+        <span className="comp-app_skill">app skill</span>
+      </div>
     </div>
   );
 }

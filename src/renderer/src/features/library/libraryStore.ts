@@ -23,7 +23,9 @@ export interface LibraryState {
 /** Library browsing: interfaces, apps, skills, retriever search, problems. */
 export function createLibraryStore(bridge: LibraryBridge): StoreApi<LibraryState> {
   return createStore<LibraryState>((set, get) => ({
-    loading: false, query: '', filter: {},
+    loading: false,
+    query: '',
+    filter: {},
     async load() {
       set({ loading: true });
       const r = await bridge.libraryGet({});
@@ -54,7 +56,8 @@ export function createLibraryStore(bridge: LibraryBridge): StoreApi<LibraryState
 export function visibleSkills(state: Pick<LibraryState, 'view' | 'hits' | 'filter'>): LibraryView['skills'] {
   const skills = state.view?.skills ?? [];
   const byFilter = (s: LibraryView['skills'][number]): boolean =>
-    (!state.filter.app || s.app === state.filter.app) && (!state.filter.domain || Boolean(s.implements?.startsWith(`${state.filter.domain}.`)));
+    (!state.filter.app || s.app === state.filter.app) &&
+    (!state.filter.domain || Boolean(s.implements?.startsWith(`${state.filter.domain}.`)));
   if (!state.hits) return skills.filter(byFilter);
   const out: LibraryView['skills'] = [];
   for (const h of state.hits) {

@@ -16,7 +16,10 @@ function download(name: string, text: string, type: string): void {
 /** Active grants with revoke, and the audit trail as a filterable, exportable table. */
 export function PermissionsScreen() {
   const { permissions } = useStores();
-  const s = useStore(permissions, useShallow((x) => ({ grants: x.grants, audit: x.audit, filter: x.filter, error: x.error, prompts: x.prompts })));
+  const s = useStore(
+    permissions,
+    useShallow((x) => ({ grants: x.grants, audit: x.audit, filter: x.filter, error: x.error, prompts: x.prompts })),
+  );
   useEffect(() => {
     void permissions.getState().loadGrants();
     void permissions.getState().loadAudit();
@@ -27,16 +30,39 @@ export function PermissionsScreen() {
       {s.error && <div className="error-box">{s.error.message}</div>}
       <section className="panel">
         <h2>Active grants</h2>
-        {s.grants.length === 0 ? <p className="muted">No grants. “Allow for this session” answers appear here until the session ends or you revoke them.</p> : (
+        {s.grants.length === 0 ? (
+          <p className="muted">No grants. “Allow for this session” answers appear here until the session ends or you revoke them.</p>
+        ) : (
           <table className="grants">
-            <thead><tr><th>scope</th><th>skill</th><th>capability</th><th>constraints</th><th>granted</th><th>expires</th><th /></tr></thead>
+            <thead>
+              <tr>
+                <th>scope</th>
+                <th>skill</th>
+                <th>capability</th>
+                <th>constraints</th>
+                <th>granted</th>
+                <th>expires</th>
+                <th />
+              </tr>
+            </thead>
             <tbody>
               {s.grants.map((g) => (
                 <tr key={g.id}>
-                  <td>{g.scope}</td><td><code>{g.skillId}</code></td><td><code>{g.capability}</code></td>
-                  <td><code>{JSON.stringify(g.constraints)}</code></td>
-                  <td>{new Date(g.grantedAt).toLocaleString()}</td><td>{g.expiresAt ? new Date(g.expiresAt).toLocaleString() : 'when revoked'}</td>
-                  <td><button onClick={() => void permissions.getState().revoke(g.id)}>Revoke</button></td>
+                  <td>{g.scope}</td>
+                  <td>
+                    <code>{g.skillId}</code>
+                  </td>
+                  <td>
+                    <code>{g.capability}</code>
+                  </td>
+                  <td>
+                    <code>{JSON.stringify(g.constraints)}</code>
+                  </td>
+                  <td>{new Date(g.grantedAt).toLocaleString()}</td>
+                  <td>{g.expiresAt ? new Date(g.expiresAt).toLocaleString() : 'when revoked'}</td>
+                  <td>
+                    <button onClick={() => void permissions.getState().revoke(g.id)}>Revoke</button>
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -47,34 +73,88 @@ export function PermissionsScreen() {
         <div className="row between">
           <h2>Audit trail</h2>
           <div className="row">
-            <button onClick={() => download('skilldesk-audit.csv', auditToCsv(s.audit), 'text/csv')} disabled={!s.audit.length}>Export CSV</button>
-            <button onClick={() => download('skilldesk-audit.json', JSON.stringify(s.audit, null, 2), 'application/json')} disabled={!s.audit.length}>Export JSON</button>
+            <button onClick={() => download('skilldesk-audit.csv', auditToCsv(s.audit), 'text/csv')} disabled={!s.audit.length}>
+              Export CSV
+            </button>
+            <button
+              onClick={() => download('skilldesk-audit.json', JSON.stringify(s.audit, null, 2), 'application/json')}
+              disabled={!s.audit.length}
+            >
+              Export JSON
+            </button>
           </div>
         </div>
         <div className="row filters">
-          <select aria-label="decision filter" value={s.filter.decision ?? ''} onChange={(e) => setFilter({ decision: (e.target.value || undefined) as typeof s.filter.decision })}>
-            <option value="">every decision</option><option value="allow">allow</option><option value="confirm">confirm (asked)</option><option value="deny">deny</option>
+          <select
+            aria-label="decision filter"
+            value={s.filter.decision ?? ''}
+            onChange={(e) => setFilter({ decision: (e.target.value || undefined) as typeof s.filter.decision })}
+          >
+            <option value="">every decision</option>
+            <option value="allow">allow</option>
+            <option value="confirm">confirm (asked)</option>
+            <option value="deny">deny</option>
           </select>
-          <input aria-label="skill filter" placeholder="skill id" value={s.filter.skill ?? ''} onChange={(e) => setFilter({ skill: e.target.value || undefined })} />
-          <input aria-label="text filter" placeholder="capability, target, reason…" value={s.filter.text ?? ''} onChange={(e) => setFilter({ text: e.target.value || undefined })} />
+          <input
+            aria-label="skill filter"
+            placeholder="skill id"
+            value={s.filter.skill ?? ''}
+            onChange={(e) => setFilter({ skill: e.target.value || undefined })}
+          />
+          <input
+            aria-label="text filter"
+            placeholder="capability, target, reason…"
+            value={s.filter.text ?? ''}
+            onChange={(e) => setFilter({ text: e.target.value || undefined })}
+          />
           <button onClick={() => void permissions.getState().loadAudit()}>Refresh</button>
         </div>
         <table className="audit">
-          <thead><tr><th>time</th><th>skill · node</th><th>capability</th><th>target</th><th>decision</th><th>answer</th><th>reason</th><th>policy</th></tr></thead>
+          <thead>
+            <tr>
+              <th>time</th>
+              <th>skill · node</th>
+              <th>capability</th>
+              <th>target</th>
+              <th>decision</th>
+              <th>answer</th>
+              <th>reason</th>
+              <th>policy</th>
+            </tr>
+          </thead>
           <tbody>
             {s.audit.map((a) => (
               <tr key={a.id} className={`decision-${a.decision}`} data-audit-id={a.id}>
                 <td>{new Date(a.ts).toLocaleTimeString()}</td>
-                <td><code>{a.skillId ?? ''}{a.nodeId ? `#${a.nodeId}` : ''}</code></td>
-                <td><code>{a.capability}</code></td>
-                <td className="args"><code>{a.target ?? ''}</code></td>
-                <td><span className={`outcome decision-${a.decision}`}>{a.decision}</span></td>
+                <td>
+                  <code>
+                    {a.skillId ?? ''}
+                    {a.nodeId ? `#${a.nodeId}` : ''}
+                  </code>
+                </td>
+                <td>
+                  <code>{a.capability}</code>
+                </td>
+                <td className="args">
+                  <code>{a.target ?? ''}</code>
+                </td>
+                <td>
+                  <span className={`outcome decision-${a.decision}`}>{a.decision}</span>
+                </td>
                 <td>{a.answer ?? ''}</td>
                 <td>{a.reason}</td>
-                <td><code className="small">{a.policySource}</code></td>
+                <td>
+                  <code className="small">{a.policySource}</code>
+                </td>
               </tr>
             ))}
-            {!s.audit.length && <tr><td colSpan={8} className="muted">No decision recorded{s.filter.decision || s.filter.skill || s.filter.text ? ' for this filter' : ' yet'}.</td></tr>}
+            {!s.audit.length && (
+              <tr>
+                <td colSpan={8} className="muted">
+                  No decision recorded{s.filter.decision || s.filter.skill || s.filter.text ? ' for this filter' : ' yet'}.
+                </td>
+              </tr>
+            )}
           </tbody>
         </table>
       </section>

@@ -18,20 +18,58 @@ export function PromptModal() {
   const answer = (a: 'allow_once' | 'allow_session' | 'deny') => void permissions.getState().answer(prompt.promptId, a);
   return (
     <div className="modal-backdrop">
-      <div className="modal" role="alertdialog" aria-labelledby="prompt-title" aria-describedby="prompt-body" data-prompt-id={prompt.promptId}>
+      <div
+        className="modal"
+        role="alertdialog"
+        aria-labelledby="prompt-title"
+        aria-describedby="prompt-body"
+        data-prompt-id={prompt.promptId}
+      >
         <h2 id="prompt-title">Allow this step?</h2>
         <dl id="prompt-body" className="kv">
-          <dt>Skill</dt><dd><code>{prompt.skillId}</code> <span className="muted">({prompt.trust})</span></dd>
-          <dt>Capability</dt><dd><code>{prompt.capability}</code> <span className="muted">{prompt.level}</span></dd>
-          {prompt.target && <><dt>Target</dt><dd><code>{prompt.target}</code></dd></>}
-          <dt>Why</dt><dd>{prompt.fallbackMsg ? <>{prompt.fallbackMsg}<br /></> : null}{prompt.reason}</dd>
-          <dt>Policy</dt><dd><code>{prompt.policySource}</code></dd>
+          <dt>Skill</dt>
+          <dd>
+            <code>{prompt.skillId}</code> <span className="muted">({prompt.trust})</span>
+          </dd>
+          <dt>Capability</dt>
+          <dd>
+            <code>{prompt.capability}</code> <span className="muted">{prompt.level}</span>
+          </dd>
+          {prompt.target && (
+            <>
+              <dt>Target</dt>
+              <dd>
+                <code>{prompt.target}</code>
+              </dd>
+            </>
+          )}
+          <dt>Why</dt>
+          <dd>
+            {prompt.fallbackMsg ? (
+              <>
+                {prompt.fallbackMsg}
+                <br />
+              </>
+            ) : null}
+            {prompt.reason}
+          </dd>
+          <dt>Policy</dt>
+          <dd>
+            <code>{prompt.policySource}</code>
+          </dd>
         </dl>
-        <p className="muted">Denied automatically in {left} s{queued > 0 ? ` · ${queued} more waiting` : ''}. A session grant never widens what the skill declares.</p>
+        <p className="muted">
+          Denied automatically in {left} s{queued > 0 ? ` · ${queued} more waiting` : ''}. A session grant never widens what the skill
+          declares.
+        </p>
         <div className="row end">
-          <button className="danger" onClick={() => answer('deny')}>Deny</button>
+          <button className="danger" onClick={() => answer('deny')}>
+            Deny
+          </button>
           <button onClick={() => answer('allow_session')}>Allow for this session</button>
-          <button className="primary" onClick={() => answer('allow_once')} autoFocus>Allow once</button>
+          <button className="primary" onClick={() => answer('allow_once')} autoFocus>
+            Allow once
+          </button>
         </div>
       </div>
     </div>

@@ -1,7 +1,10 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { AuditView, GrantView, IpcError, PermissionPromptView, PromptAnswer, SkillDeskBridge } from '../../../../shared/ipc';
 
-export type PermissionsBridge = Pick<SkillDeskBridge, 'permissionsPending' | 'permissionsAnswer' | 'permissionsGrants' | 'permissionsRevoke' | 'permissionsAudit'>;
+export type PermissionsBridge = Pick<
+  SkillDeskBridge,
+  'permissionsPending' | 'permissionsAnswer' | 'permissionsGrants' | 'permissionsRevoke' | 'permissionsAudit'
+>;
 
 export interface AuditFilter {
   decision?: 'allow' | 'confirm' | 'deny';
@@ -29,7 +32,10 @@ export interface PermissionsState {
 /** Permission prompts (host mode's modal), grants with revoke, and the audit trail. */
 export function createPermissionsStore(bridge: PermissionsBridge): StoreApi<PermissionsState> {
   return createStore<PermissionsState>((set, get) => ({
-    prompts: [], grants: [], audit: [], filter: {},
+    prompts: [],
+    grants: [],
+    audit: [],
+    filter: {},
     async loadPending() {
       const r = await bridge.permissionsPending({});
       if (r.ok) set({ prompts: r.value });
@@ -44,7 +50,10 @@ export function createPermissionsStore(bridge: PermissionsBridge): StoreApi<Perm
       const r = await bridge.permissionsAnswer({ promptId, answer });
       get().promptSettled(promptId);
       if (!r.ok) set({ error: r.error });
-      else if (!r.value.accepted) set({ error: { code: 'permissions.expired', message: 'That request had already been answered or timed out; the step was denied.' } });
+      else if (!r.value.accepted)
+        set({
+          error: { code: 'permissions.expired', message: 'That request had already been answered or timed out; the step was denied.' },
+        });
     },
     async loadGrants() {
       const r = await bridge.permissionsGrants({});
@@ -57,7 +66,12 @@ export function createPermissionsStore(bridge: PermissionsBridge): StoreApi<Perm
     },
     async loadAudit() {
       const f = get().filter;
-      const r = await bridge.permissionsAudit({ limit: 500, ...(f.decision && { decision: f.decision }), ...(f.skill && { skill: f.skill }), ...(f.text && { text: f.text }) });
+      const r = await bridge.permissionsAudit({
+        limit: 500,
+        ...(f.decision && { decision: f.decision }),
+        ...(f.skill && { skill: f.skill }),
+        ...(f.text && { text: f.text }),
+      });
       set(r.ok ? { audit: r.value } : { error: r.error });
     },
     async setFilter(filter) {
@@ -69,10 +83,26 @@ export function createPermissionsStore(bridge: PermissionsBridge): StoreApi<Perm
 
 /** The audit rows as CSV (RFC 4180 quoting), for export. */
 export function auditToCsv(rows: readonly AuditView[]): string {
-  const cols: (keyof AuditView)[] = ['id', 'ts', 'sessionId', 'runId', 'skillId', 'nodeId', 'capability', 'target', 'decision', 'answer', 'reason', 'policySource'];
+  const cols: (keyof AuditView)[] = [
+    'id',
+    'ts',
+    'sessionId',
+    'runId',
+    'skillId',
+    'nodeId',
+    'capability',
+    'target',
+    'decision',
+    'answer',
+    'reason',
+    'policySource',
+  ];
   const cell = (v: unknown): string => {
     const s = v === null || v === undefined ? '' : String(v);
     return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
   };
-  return [cols.join(','), ...rows.map((r) => cols.map((c) => cell(c === 'ts' ? new Date(r.ts).toISOString() : r[c])).join(','))].join('\r\n') + '\r\n';
+  return (
+    [cols.join(','), ...rows.map((r) => cols.map((c) => cell(c === 'ts' ? new Date(r.ts).toISOString() : r[c])).join(','))].join('\r\n') +
+    '\r\n'
+  );
 }

@@ -7,19 +7,32 @@ import { PathPicker } from './PathPicker';
 
 function hint(spec: ArgSpec): string {
   switch (spec.type) {
-    case 'number': return [spec.integer ? 'integer' : 'number', spec.min !== undefined && `≥ ${spec.min}`, spec.max !== undefined && `≤ ${spec.max}`].filter(Boolean).join(' ');
-    case 'path': return `${spec.absolute === false ? '' : 'absolute '}path to a ${spec.target ?? 'file'}${spec.extensions ? ` (${spec.extensions.join(', ')})` : ''}`;
-    case 'string': return [spec.pattern && `matches /${spec.pattern}/`, spec.maxLength && `≤ ${spec.maxLength} chars`].filter(Boolean).join(', ') || 'text';
-    case 'text': return 'free text; newlines and tabs are typed as-is';
-    case 'choice': return `one of the current ${spec.source.kind === 'directory' ? 'files' : spec.source.kind}`;
-    default: return spec.type;
+    case 'number':
+      return [spec.integer ? 'integer' : 'number', spec.min !== undefined && `≥ ${spec.min}`, spec.max !== undefined && `≤ ${spec.max}`]
+        .filter(Boolean)
+        .join(' ');
+    case 'path':
+      return `${spec.absolute === false ? '' : 'absolute '}path to a ${spec.target ?? 'file'}${spec.extensions ? ` (${spec.extensions.join(', ')})` : ''}`;
+    case 'string':
+      return (
+        [spec.pattern && `matches /${spec.pattern}/`, spec.maxLength && `≤ ${spec.maxLength} chars`].filter(Boolean).join(', ') || 'text'
+      );
+    case 'text':
+      return 'free text; newlines and tabs are typed as-is';
+    case 'choice':
+      return `one of the current ${spec.source.kind === 'directory' ? 'files' : spec.source.kind}`;
+    default:
+      return spec.type;
   }
 }
 
 /** The form generated from a skill's argument schema: enums as selects, ranges checked as you type. */
 export function ArgForm() {
   const { run } = useStores();
-  const { skill, values, fieldErrors, setValue } = useStore(run, useShallow((s) => ({ skill: s.skill, values: s.values, fieldErrors: s.fieldErrors, setValue: s.setValue })));
+  const { skill, values, fieldErrors, setValue } = useStore(
+    run,
+    useShallow((s) => ({ skill: s.skill, values: s.values, fieldErrors: s.fieldErrors, setValue: s.setValue })),
+  );
   const [picking, setPicking] = useState<string>();
   if (!skill) return null;
   const entries = Object.entries(skill.args);
@@ -34,7 +47,11 @@ export function ArgForm() {
         if (spec.type === 'enum') {
           input = (
             <select id={id} name={name} value={String(value ?? '')} onChange={(e) => setValue(name, e.target.value)}>
-              {spec.values.map((v) => <option key={String(v)} value={String(v)}>{String(v)}</option>)}
+              {spec.values.map((v) => (
+                <option key={String(v)} value={String(v)}>
+                  {String(v)}
+                </option>
+              ))}
             </select>
           );
         } else if (spec.type === 'boolean') {
@@ -44,36 +61,70 @@ export function ArgForm() {
         } else {
           const text = (
             <input
-              id={id} name={name} type={spec.type === 'number' ? 'number' : 'text'} value={String(value ?? '')}
+              id={id}
+              name={name}
+              type={spec.type === 'number' ? 'number' : 'text'}
+              value={String(value ?? '')}
               {...(spec.type === 'number' && { min: spec.min, max: spec.max, step: spec.integer ? 1 : 'any' })}
-              placeholder={spec.type === 'path' ? (skill.app === 'notepad' ? 'C:\\Users\\me\\file.txt' : '/tmp/file.txt') : String(spec.examples?.[0] ?? '')}
+              placeholder={
+                spec.type === 'path'
+                  ? skill.app === 'notepad'
+                    ? 'C:\\Users\\me\\file.txt'
+                    : '/tmp/file.txt'
+                  : String(spec.examples?.[0] ?? '')
+              }
               onChange={(e) => setValue(name, e.target.value)}
               aria-invalid={Boolean(err)}
             />
           );
-          input = spec.type === 'path'
-            ? <div className="with-button">{text}<button type="button" onClick={() => setPicking(name)}>Browse…</button></div>
-            : text;
+          input =
+            spec.type === 'path' ? (
+              <div className="with-button">
+                {text}
+                <button type="button" onClick={() => setPicking(name)}>
+                  Browse…
+                </button>
+              </div>
+            ) : (
+              text
+            );
         }
         return (
           <label key={name} className={err ? 'field invalid' : 'field'} htmlFor={id}>
-            <span className="field-name">{name}{!spec.optional && spec.default === undefined && <span className="req">*</span>}</span>
+            <span className="field-name">
+              {name}
+              {!spec.optional && spec.default === undefined && <span className="req">*</span>}
+            </span>
             {input}
-            <span className="field-hint">{spec.description ? `${spec.description} — ` : ''}{hint(spec)}</span>
-            {err && <span className="field-error" role="alert">{err}</span>}
+            <span className="field-hint">
+              {spec.description ? `${spec.description} — ` : ''}
+              {hint(spec)}
+            </span>
+            {err && (
+              <span className="field-error" role="alert">
+                {err}
+              </span>
+            )}
           </label>
         );
       })}
-      {picking && skill.args[picking]?.type === 'path' && (() => {
-        const spec = skill.args[picking] as Extract<ArgSpec, { type: 'path' }>;
-        return (
-          <PathPicker
-            target={spec.target ?? 'file'} start={String(values[picking] ?? '')} {...(spec.extensions && { extensions: spec.extensions })}
-            onPick={(path) => { setValue(picking, path); setPicking(undefined); }}
-            onClose={() => setPicking(undefined)}
-          />
-        );
-      })()}
+      {picking &&
+        skill.args[picking]?.type === 'path' &&
+        (() => {
+          const spec = skill.args[picking] as Extract<ArgSpec, { type: 'path' }>;
+          return (
+            <PathPicker
+              target={spec.target ?? 'file'}
+              start={String(values[picking] ?? '')}
+              {...(spec.extensions && { extensions: spec.extensions })}
+              onPick={(path) => {
+                setValue(picking, path);
+                setPicking(undefined);
+              }}
+              onClose={() => setPicking(undefined)}
+            />
+          );
+        })()}
     </div>
   );
 }

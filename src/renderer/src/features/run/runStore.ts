@@ -113,7 +113,13 @@ export function createRunStore(bridge: RunBridge): StoreApi<RunState> {
       set({ starting: false });
     };
     return {
-      values: {}, fieldErrors: {}, goal: '', dryRun: false, screenshots: true, starting: false, thumbnails: {},
+      values: {},
+      fieldErrors: {},
+      goal: '',
+      dryRun: false,
+      screenshots: true,
+      starting: false,
+      thumbnails: {},
       async selectSkill(id) {
         const r = await bridge.skillsGet({ id });
         if (!r.ok) return set({ error: r.error });
@@ -141,12 +147,19 @@ export function createRunStore(bridge: RunBridge): StoreApi<RunState> {
           if (e) errors[name] = e;
         }
         set({ fieldErrors: errors });
-        if (Object.keys(errors).length) return set({ error: { code: 'ui.invalid_args', message: 'Fix the highlighted arguments, then run again.' } });
-        await begin(() => bridge.runStart({ skill: skill.id, args: formArgs(skill, values), dryRun, screenshots, ...(app && { app }) }), skill.id);
+        if (Object.keys(errors).length)
+          return set({ error: { code: 'ui.invalid_args', message: 'Fix the highlighted arguments, then run again.' } });
+        await begin(
+          () => bridge.runStart({ skill: skill.id, args: formArgs(skill, values), dryRun, screenshots, ...(app && { app }) }),
+          skill.id,
+        );
       },
       async startGoal() {
         const { goal, app, dryRun } = get();
-        if (!goal.trim()) return set({ error: { code: 'ui.no_goal', message: 'Type what you want done, e.g. "write hello into /tmp/a.txt with mousepad".' } });
+        if (!goal.trim())
+          return set({
+            error: { code: 'ui.no_goal', message: 'Type what you want done, e.g. "write hello into /tmp/a.txt with mousepad".' },
+          });
         await begin(() => bridge.runGoal({ goal, dryRun, ...(app && { app }) }), `goal: ${goal}`);
       },
       async stop() {
@@ -160,19 +173,46 @@ export function createRunStore(bridge: RunBridge): StoreApi<RunState> {
             // A nested skill's start (depth > 0) belongs to the current run; a new top-level run replaces it.
             if (run && run.runId === e.runId) return;
             if (run && run.status === 'running' && !get().starting) return;
-            set({ run: { runId: e.runId, skillId: e.skillId, ...(e.app && { app: e.app }), status: 'running', steps: [], notes: [], startedAt: Date.now() } });
+            set({
+              run: {
+                runId: e.runId,
+                skillId: e.skillId,
+                ...(e.app && { app: e.app }),
+                status: 'running',
+                steps: [],
+                notes: [],
+                startedAt: Date.now(),
+              },
+            });
             return;
           case 'step_started': {
             if (!run || run.runId !== e.runId) return;
-            const step: LiveStep = { seq: e.seq, depth: e.depth, skillId: e.skillId, nodeId: e.nodeId, primitive: e.primitive, resolved: e.resolved, startedAt: Date.now(), outcome: 'running' };
-            set({ run: { ...run, steps: [...run.steps.filter((s) => s.seq !== e.seq), step], current: { skillId: e.skillId, nodeId: e.nodeId } } });
+            const step: LiveStep = {
+              seq: e.seq,
+              depth: e.depth,
+              skillId: e.skillId,
+              nodeId: e.nodeId,
+              primitive: e.primitive,
+              resolved: e.resolved,
+              startedAt: Date.now(),
+              outcome: 'running',
+            };
+            set({
+              run: {
+                ...run,
+                steps: [...run.steps.filter((s) => s.seq !== e.seq), step],
+                current: { skillId: e.skillId, nodeId: e.nodeId },
+              },
+            });
             return;
           }
           case 'step_finished': {
             const s = e.step;
             if (!run || run.runId !== s.runId) return;
             const done: LiveStep = { ...s, outcome: s.outcome };
-            const steps = run.steps.some((x) => x.seq === s.seq) ? run.steps.map((x) => (x.seq === s.seq ? done : x)) : [...run.steps, done];
+            const steps = run.steps.some((x) => x.seq === s.seq)
+              ? run.steps.map((x) => (x.seq === s.seq ? done : x))
+              : [...run.steps, done];
             set({ run: { ...run, steps } });
             if (s.screenshotPath) void loadThumbnail(s.screenshotPath);
             return;
@@ -190,9 +230,15 @@ export function createRunStore(bridge: RunBridge): StoreApi<RunState> {
             if (!run || run.runId !== r.runId) return;
             set({
               run: {
-                ...run, status: r.status, endedAt: r.endedAt, result: r.result, ...(r.error && { error: r.error }),
+                ...run,
+                status: r.status,
+                endedAt: r.endedAt,
+                result: r.result,
+                ...(r.error && { error: r.error }),
                 current: r.status === 'succeeded' ? undefined : run.current,
-                steps: run.steps.map((x) => (x.outcome === 'running' ? { ...x, outcome: r.status === 'aborted' ? 'skipped' : 'failed' } : x)),
+                steps: run.steps.map((x) =>
+                  x.outcome === 'running' ? { ...x, outcome: r.status === 'aborted' ? 'skipped' : 'failed' } : x,
+                ),
               },
             });
             return;

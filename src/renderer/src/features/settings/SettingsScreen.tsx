@@ -13,35 +13,115 @@ const ROLE_HELP = {
 /** Settings: a model provider per role with "test connection", the data folder, default app per domain. */
 export function SettingsScreen() {
   const { settings } = useStores();
-  const s = useStore(settings, useShallow((x) => ({ view: x.view, drafts: x.drafts, defaultApps: x.defaultApps, tests: x.tests, saving: x.saving, savedAt: x.savedAt, error: x.error })));
+  const s = useStore(
+    settings,
+    useShallow((x) => ({
+      view: x.view,
+      drafts: x.drafts,
+      defaultApps: x.defaultApps,
+      tests: x.tests,
+      saving: x.saving,
+      savedAt: x.savedAt,
+      error: x.error,
+    })),
+  );
   useEffect(() => void settings.getState().load(), [settings]);
   const api = settings.getState();
   return (
     <div className="stack">
-      {s.error && <div className="error-box" role="alert">{s.error.message}</div>}
+      {s.error && (
+        <div className="error-box" role="alert">
+          {s.error.message}
+        </div>
+      )}
       <section className="panel">
         <h2>Model providers</h2>
-        <p className="muted">Any OpenAI-compatible server: OpenAI, Azure OpenAI, or a local Ollama / LM Studio / vLLM. Without a planner, goals are planned offline from skill intents.</p>
+        <p className="muted">
+          Any OpenAI-compatible server: OpenAI, Azure OpenAI, or a local Ollama / LM Studio / vLLM. Without a planner, goals are planned
+          offline from skill intents.
+        </p>
         <div className="providers">
           {LLM_ROLE_NAMES.map((role) => {
             const d = s.drafts[role];
             const t = s.tests[role];
             return (
               <fieldset key={role} className="provider" data-role={role}>
-                <legend><label className="check"><input type="checkbox" checked={d.enabled} onChange={(e) => api.editProvider(role, { enabled: e.target.checked })} /> {role}</label></legend>
+                <legend>
+                  <label className="check">
+                    <input type="checkbox" checked={d.enabled} onChange={(e) => api.editProvider(role, { enabled: e.target.checked })} />{' '}
+                    {role}
+                  </label>
+                </legend>
                 <p className="muted small">{ROLE_HELP[role]}</p>
-                <label className="field"><span className="field-name">Server</span>
-                  <select value={d.preset} disabled={!d.enabled} onChange={(e) => api.editProvider(role, { preset: e.target.value as typeof d.preset })}>
-                    {PROVIDER_PRESET_NAMES.map((p) => <option key={p} value={p}>{p}</option>)}
+                <label className="field">
+                  <span className="field-name">Server</span>
+                  <select
+                    value={d.preset}
+                    disabled={!d.enabled}
+                    onChange={(e) => api.editProvider(role, { preset: e.target.value as typeof d.preset })}
+                  >
+                    {PROVIDER_PRESET_NAMES.map((p) => (
+                      <option key={p} value={p}>
+                        {p}
+                      </option>
+                    ))}
                   </select>
                 </label>
-                <label className="field"><span className="field-name">Base URL</span><input disabled={!d.enabled} placeholder="preset default" value={d.baseURL} onChange={(e) => api.editProvider(role, { baseURL: e.target.value })} /></label>
-                {d.preset === 'azure' && <label className="field"><span className="field-name">Azure resource</span><input disabled={!d.enabled} value={d.resource} onChange={(e) => api.editProvider(role, { resource: e.target.value })} /></label>}
-                <label className="field"><span className="field-name">Model</span><input disabled={!d.enabled} placeholder="e.g. gpt-4.1-mini or qwen2.5:7b" value={d.model} onChange={(e) => api.editProvider(role, { model: e.target.value })} /></label>
-                <label className="field"><span className="field-name">API key</span><input disabled={!d.enabled} type="password" placeholder={s.view?.providers[role]?.apiKeySet ? 'set (leave empty to keep)' : 'none'} value={d.apiKey} onChange={(e) => api.editProvider(role, { apiKey: e.target.value })} /></label>
-                <label className="field"><span className="field-name">…or key from environment variable</span><input disabled={!d.enabled} placeholder="OPENAI_API_KEY" value={d.apiKeyEnv} onChange={(e) => api.editProvider(role, { apiKeyEnv: e.target.value })} /></label>
-                <button disabled={!d.enabled || t === 'testing'} onClick={() => void api.test(role)}>{t === 'testing' ? 'Testing…' : 'Test connection'}</button>
-                {t && t !== 'testing' && <div className={t.ok ? 'ok-box' : 'error-box'} data-test-result={t.ok ? 'ok' : 'fail'}>{t.ok ? 'OK' : 'Failed'} ({t.latencyMs} ms): {t.message}</div>}
+                <label className="field">
+                  <span className="field-name">Base URL</span>
+                  <input
+                    disabled={!d.enabled}
+                    placeholder="preset default"
+                    value={d.baseURL}
+                    onChange={(e) => api.editProvider(role, { baseURL: e.target.value })}
+                  />
+                </label>
+                {d.preset === 'azure' && (
+                  <label className="field">
+                    <span className="field-name">Azure resource</span>
+                    <input
+                      disabled={!d.enabled}
+                      value={d.resource}
+                      onChange={(e) => api.editProvider(role, { resource: e.target.value })}
+                    />
+                  </label>
+                )}
+                <label className="field">
+                  <span className="field-name">Model</span>
+                  <input
+                    disabled={!d.enabled}
+                    placeholder="e.g. gpt-4.1-mini or qwen2.5:7b"
+                    value={d.model}
+                    onChange={(e) => api.editProvider(role, { model: e.target.value })}
+                  />
+                </label>
+                <label className="field">
+                  <span className="field-name">API key</span>
+                  <input
+                    disabled={!d.enabled}
+                    type="password"
+                    placeholder={s.view?.providers[role]?.apiKeySet ? 'set (leave empty to keep)' : 'none'}
+                    value={d.apiKey}
+                    onChange={(e) => api.editProvider(role, { apiKey: e.target.value })}
+                  />
+                </label>
+                <label className="field">
+                  <span className="field-name">…or key from environment variable</span>
+                  <input
+                    disabled={!d.enabled}
+                    placeholder="OPENAI_API_KEY"
+                    value={d.apiKeyEnv}
+                    onChange={(e) => api.editProvider(role, { apiKeyEnv: e.target.value })}
+                  />
+                </label>
+                <button disabled={!d.enabled || t === 'testing'} onClick={() => void api.test(role)}>
+                  {t === 'testing' ? 'Testing…' : 'Test connection'}
+                </button>
+                {t && t !== 'testing' && (
+                  <div className={t.ok ? 'ok-box' : 'error-box'} data-test-result={t.ok ? 'ok' : 'fail'}>
+                    {t.ok ? 'OK' : 'Failed'} ({t.latencyMs} ms): {t.message}
+                  </div>
+                )}
               </fieldset>
             );
           })}
@@ -49,13 +129,20 @@ export function SettingsScreen() {
       </section>
       <section className="panel">
         <h2>Default app per domain</h2>
-        <p className="muted">Used when a skill names an interface (e.g. TextEditor.save_as) and neither you nor the focused window picks the app.</p>
+        <p className="muted">
+          Used when a skill names an interface (e.g. TextEditor.save_as) and neither you nor the focused window picks the app.
+        </p>
         <div className="form grid2">
           {s.view?.domains.map((d) => (
-            <label key={d.id} className="field"><span className="field-name">{d.id}</span>
+            <label key={d.id} className="field">
+              <span className="field-name">{d.id}</span>
               <select value={s.defaultApps[d.id] ?? ''} onChange={(e) => api.setDefaultApp(d.id, e.target.value)}>
                 <option value="">(focused window's app)</option>
-                {d.apps.map((a) => <option key={a} value={a}>{a}</option>)}
+                {d.apps.map((a) => (
+                  <option key={a} value={a}>
+                    {a}
+                  </option>
+                ))}
               </select>
             </label>
           ))}
@@ -63,11 +150,18 @@ export function SettingsScreen() {
       </section>
       <section className="panel">
         <h2>Data folder</h2>
-        <p><code>{s.view?.dataDir}</code></p>
-        <p className="muted">The store, your own skills (<code>skills/</code>) and step screenshots live here. Start with <code>--data-dir</code> or <code>SKILLDESK_DATA_DIR</code> to use another folder.</p>
+        <p>
+          <code>{s.view?.dataDir}</code>
+        </p>
+        <p className="muted">
+          The store, your own skills (<code>skills/</code>) and step screenshots live here. Start with <code>--data-dir</code> or{' '}
+          <code>SKILLDESK_DATA_DIR</code> to use another folder.
+        </p>
       </section>
       <div className="row">
-        <button className="primary" disabled={s.saving} onClick={() => void api.save()}>{s.saving ? 'Saving…' : 'Save settings'}</button>
+        <button className="primary" disabled={s.saving} onClick={() => void api.save()}>
+          {s.saving ? 'Saving…' : 'Save settings'}
+        </button>
         {s.savedAt && <span className="ok-text">Saved.</span>}
       </div>
     </div>

@@ -29,7 +29,15 @@ export interface SettingsState {
   test(role: LlmRoleName): Promise<void>;
 }
 
-const emptyDraft = (): ProviderDraft => ({ preset: 'ollama', baseURL: '', resource: '', model: '', apiKey: '', apiKeyEnv: '', enabled: false });
+const emptyDraft = (): ProviderDraft => ({
+  preset: 'ollama',
+  baseURL: '',
+  resource: '',
+  model: '',
+  apiKey: '',
+  apiKeyEnv: '',
+  enabled: false,
+});
 
 /** Settings: model providers per role (with "test connection"), the data folder, default apps. */
 export function createSettingsStore(bridge: SettingsBridge): StoreApi<SettingsState> {
@@ -37,13 +45,24 @@ export function createSettingsStore(bridge: SettingsBridge): StoreApi<SettingsSt
     const drafts = { planner: emptyDraft(), grounder: emptyDraft(), embedder: emptyDraft() };
     for (const role of ['planner', 'grounder', 'embedder'] as const) {
       const p = v.providers[role];
-      if (p) drafts[role] = { preset: p.preset, baseURL: p.baseURL ?? '', resource: p.resource ?? '', model: p.model, apiKey: '', apiKeyEnv: p.apiKeyEnv ?? '', enabled: true };
+      if (p)
+        drafts[role] = {
+          preset: p.preset,
+          baseURL: p.baseURL ?? '',
+          resource: p.resource ?? '',
+          model: p.model,
+          apiKey: '',
+          apiKeyEnv: p.apiKeyEnv ?? '',
+          enabled: true,
+        };
     }
     return { drafts, defaultApps: { ...v.defaultApps } };
   };
   return createStore<SettingsState>((set, get) => ({
     drafts: { planner: emptyDraft(), grounder: emptyDraft(), embedder: emptyDraft() },
-    defaultApps: {}, tests: {}, saving: false,
+    defaultApps: {},
+    tests: {},
+    saving: false,
     async load() {
       const r = await bridge.settingsGet({});
       set(r.ok ? { view: r.value, ...fromView(r.value), error: undefined } : { error: r.error });
@@ -64,13 +83,18 @@ export function createSettingsStore(bridge: SettingsBridge): StoreApi<SettingsSt
           continue;
         }
         if (!d.model.trim()) {
-          set({ error: { code: 'settings.invalid', message: `Enter a model name for the ${role} (e.g. qwen2.5:7b), or turn the ${role} off.` } });
+          set({
+            error: { code: 'settings.invalid', message: `Enter a model name for the ${role} (e.g. qwen2.5:7b), or turn the ${role} off.` },
+          });
           return false;
         }
         providers[role] = {
-          preset: d.preset, model: d.model.trim(),
-          ...(d.baseURL.trim() && { baseURL: d.baseURL.trim() }), ...(d.resource.trim() && { resource: d.resource.trim() }),
-          ...(d.apiKey && { apiKey: d.apiKey }), ...(d.apiKeyEnv.trim() && { apiKeyEnv: d.apiKeyEnv.trim() }),
+          preset: d.preset,
+          model: d.model.trim(),
+          ...(d.baseURL.trim() && { baseURL: d.baseURL.trim() }),
+          ...(d.resource.trim() && { resource: d.resource.trim() }),
+          ...(d.apiKey && { apiKey: d.apiKey }),
+          ...(d.apiKeyEnv.trim() && { apiKeyEnv: d.apiKeyEnv.trim() }),
         };
       }
       set({ saving: true, error: undefined });

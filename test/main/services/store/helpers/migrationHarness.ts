@@ -29,6 +29,14 @@ export function upgrade(db: StoreDb, version: number): MigrationReport {
 
 /** Table names, then `name: column type` lists, to compare schemas in assertions. */
 export function describeSchema(db: StoreDb): Record<string, string[]> {
-  const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all() as string[];
-  return Object.fromEntries(tables.map((t) => [t, (db.prepare(`PRAGMA table_info(${t})`).all() as { name: string; type: string }[]).map((c) => `${c.name}: ${c.type}`)]));
+  const tables = db
+    .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+    .pluck()
+    .all() as string[];
+  return Object.fromEntries(
+    tables.map((t) => [
+      t,
+      (db.prepare(`PRAGMA table_info(${t})`).all() as { name: string; type: string }[]).map((c) => `${c.name}: ${c.type}`),
+    ]),
+  );
 }

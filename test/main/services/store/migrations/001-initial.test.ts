@@ -16,10 +16,24 @@ describe('src/main/services/store/migrations/001-initial', () => {
       expect(schemaVersion(db)).toBe(1);
       const tables = Object.keys(describeSchema(db));
       expect(tables).toEqual(['audit', 'embeddings', 'grants', 'memory', 'runs', 'settings', 'skill_index', 'steps']);
-      const strict = db.prepare("SELECT name, strict FROM pragma_table_list WHERE schema = 'main' AND name NOT LIKE 'sqlite_%' ORDER BY name").all();
+      const strict = db
+        .prepare("SELECT name, strict FROM pragma_table_list WHERE schema = 'main' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        .all();
       expect(strict).toEqual(tables.map((name) => ({ name, strict: 1 })));
-      const indexes = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all();
-      expect(indexes).toEqual(expect.arrayContaining(['audit_by_ts', 'audit_by_skill', 'runs_by_skill', 'runs_by_status', 'memory_by_session', 'grants_by_skill']));
+      const indexes = db
+        .prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        .pluck()
+        .all();
+      expect(indexes).toEqual(
+        expect.arrayContaining([
+          'audit_by_ts',
+          'audit_by_skill',
+          'runs_by_skill',
+          'runs_by_status',
+          'memory_by_session',
+          'grants_by_skill',
+        ]),
+      );
     } finally {
       db.close();
     }
@@ -28,9 +42,16 @@ describe('src/main/services/store/migrations/001-initial', () => {
   it('rejects a wrongly typed value because the tables are STRICT', () => {
     const db = openAtVersion(join(temp.dir(), 'strict.db'), 1);
     try {
-      expect(() => db.prepare("INSERT INTO settings (key, value_json, updated_at) VALUES ('k', '1', 'yesterday')").run()).toThrow(/cannot store TEXT value in INTEGER column/);
-      expect(() => db.prepare("INSERT INTO audit (ts, session_id, capability, decision, reason, policy_source, prev_hash, hash) VALUES (1, 's', 'c', 'maybe', 'r', 'p', ?, ?)").run('0'.repeat(64), '1'.repeat(64)))
-        .toThrow(/CHECK constraint failed/);
+      expect(() => db.prepare("INSERT INTO settings (key, value_json, updated_at) VALUES ('k', '1', 'yesterday')").run()).toThrow(
+        /cannot store TEXT value in INTEGER column/,
+      );
+      expect(() =>
+        db
+          .prepare(
+            "INSERT INTO audit (ts, session_id, capability, decision, reason, policy_source, prev_hash, hash) VALUES (1, 's', 'c', 'maybe', 'r', 'p', ?, ?)",
+          )
+          .run('0'.repeat(64), '1'.repeat(64)),
+      ).toThrow(/CHECK constraint failed/);
     } finally {
       db.close();
     }
@@ -49,7 +70,8 @@ describe('src/main/services/store/migrations/001-initial', () => {
 
   it('rolls a failing migration back entirely and keeps the previous version', () => {
     const broken: Migration = {
-      version: 2, name: 'broken',
+      version: 2,
+      name: 'broken',
       up(db) {
         db.exec('CREATE TABLE half_done (x INTEGER) STRICT');
         db.exec('ALTER TABLE no_such_table ADD COLUMN y INTEGER');
@@ -57,7 +79,9 @@ describe('src/main/services/store/migrations/001-initial', () => {
     };
     const db = openAtVersion(join(temp.dir(), 'fail.db'), 1);
     try {
-      expect(() => migrate(db, { migrations: [...MIGRATIONS, broken] })).toThrow(expect.objectContaining({ code: 'store.migration_failed' }));
+      expect(() => migrate(db, { migrations: [...MIGRATIONS, broken] })).toThrow(
+        expect.objectContaining({ code: 'store.migration_failed' }),
+      );
       expect(schemaVersion(db)).toBe(1);
       expect(db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'half_done'").pluck().get()).toBe(0);
     } finally {
@@ -75,6 +99,8 @@ describe('src/main/services/store/migrations/001-initial', () => {
   it('refuses to open a store written by a newer schema', () => {
     const dataDir = temp.dir();
     temp.open({}, dataDir).db.pragma('user_version = 99');
-    expect(() => temp.open({}, dataDir)).toThrow(expect.objectContaining({ code: 'store.schema_too_new', message: expect.stringMatching(/schema version 99.*Upgrade SkillDesk/) }));
+    expect(() => temp.open({}, dataDir)).toThrow(
+      expect.objectContaining({ code: 'store.schema_too_new', message: expect.stringMatching(/schema version 99.*Upgrade SkillDesk/) }),
+    );
   });
 });
