@@ -15,7 +15,12 @@ export interface ActionRequest {
   /** The app whose windows this step addresses (the caller's app for composites). */
   app?: string;
   nodeId: string;
+  /** The step with its templates resolved: what will actually run. */
   primitive: Primitive;
+  /** The same step as written in the graph, with `${arg}` templates: which arguments it uses. */
+  raw: Primitive;
+  /** The graph asks for a screenshot after the step. */
+  screenshot: boolean;
   args: ArgValues;
   /** Call chain from the top-level skill down to `skill` (ids). */
   callChain: string[];

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ManifestSchema, TrustTierSchema } from '../permissions/manifest';
 import { ArgSpecsSchema } from './domains';
 import { GraphSchema } from './graph';
-import { WaitConditionSchema } from './primitives';
+import { WaitConditionSchema } from './conditions';
 
 /**
  * The three kinds of skill-library documents (one YAML document per file, told apart by `kind`):
