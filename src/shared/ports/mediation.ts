@@ -26,6 +26,7 @@ export interface ActionRequest {
   callChain: string[];
   /** For input primitives: the focused window right before the action, and whether it belongs to `app`. */
   activeWindow?: WindowInfo;
+  /** Set for live input: false when the focused window is unknown, another program's, or there is no app (the mediator denies). */
   activeWindowIsApp?: boolean;
 }
 

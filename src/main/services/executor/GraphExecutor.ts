@@ -302,7 +302,9 @@ export class GraphExecutor {
   }
 
   private async mediate(ctx: RunCtx, frame: Frame, nodeId: string, primitive: Primitive, raw: Primitive, screenshot: boolean) {
-    const active = primitiveInput(primitive) && !ctx.world.dryRun ? await this.deps.desktop.windows.active() : undefined;
+    // Live input: who has the focus right now (unknown or another program's window is a deny).
+    const live = primitiveInput(primitive) !== undefined && !ctx.world.dryRun;
+    const active = live ? await this.deps.desktop.windows.active() : undefined;
     return this.deps.mediator.check(
       {
         sessionId: this.deps.sessionId ?? 'default',
@@ -316,7 +318,9 @@ export class GraphExecutor {
         callChain: frame.callChain,
         ...(frame.app && { app: frame.app.id }),
         ...(active && { activeWindow: active }),
-        ...(active && frame.app && { activeWindowIsApp: windowBelongsToApp(active, frame.app.profile.windows) }),
+        ...(live && {
+          activeWindowIsApp: active !== undefined && frame.app !== undefined && windowBelongsToApp(active, frame.app.profile.windows),
+        }),
       },
       ctx.world.signal,
     );

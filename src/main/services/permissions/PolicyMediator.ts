@@ -67,15 +67,21 @@ export class PolicyMediator implements ActionMediator {
     const base = { sessionId: request.sessionId, runId: request.runId, skillId: skill.id, nodeId: request.nodeId, argsDigest: digest };
 
     const input = primitiveInput(p);
-    if (input && request.activeWindow && request.activeWindowIsApp === false) {
+    if (input && request.activeWindowIsApp === false) {
+      // Fail closed: input goes only to a window known to belong to the step's app.
       const cap: Capability = input === 'keyboard' ? 'input.keyboard' : 'input.mouse';
       const w = request.activeWindow;
-      const reason = `focus moved to another app's window (\`${w.title}\`${w.className ? `, ${w.className}` : ''}) before ${p.action}; input goes only to \`${request.app ?? skill.app ?? '?'}\``;
+      const app = request.app ?? skill.app;
+      const reason = !app
+        ? `${p.action} has no app to send it to (run the skill with an app, or focus a window of a known app)`
+        : w
+          ? `focus moved to another app's window (\`${w.title}\`${w.className ? `, ${w.className}` : ''}) before ${p.action}; input goes only to \`${app}\``
+          : `no window has the focus (the window manager reports none) before ${p.action}; input goes only to \`${app}\``;
       this.record({
         ...base,
         ts: time,
         capability: cap,
-        target: `window:${w.title}`,
+        target: w ? `window:${w.title}` : 'window:(none)',
         decision: 'deny',
         reason,
         policySource: 'mediation:focus',
