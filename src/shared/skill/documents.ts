@@ -84,7 +84,7 @@ function identityPatternProblem(pattern: string): string | undefined {
       if (--depth < 0) return 'unbalanced parentheses';
     } else if (c === '|') {
       if (depth === 0) return 'put alternatives in parentheses (`^(a|b)$`), or the anchors apply to one side only';
-    } else if (!/[A-Za-z0-9_ \-]/.test(c)) return `expected literal names: \`${c}\` matches more than one program`;
+    } else if (!/[A-Za-z0-9_ -]/.test(c)) return `expected literal names: \`${c}\` matches more than one program`;
   }
   return depth === 0 && body.length > 0 ? undefined : 'unbalanced parentheses or an empty name';
 }
