@@ -108,6 +108,8 @@ async function main() {
       app: 'wine-notepad',
       nodeId: 'act',
       primitive: { action: 'type_text', text: `line ${i}` },
+      raw: { action: 'type_text', text: '${text}' },
+      screenshot: false,
       args: { text: `line ${i}` },
       callChain: [skill.id],
       activeWindow: { id: '1', title: 'Untitled - Notepad', className: 'notepad.exe', bounds: { x: 0, y: 0, width: 1, height: 1 } },

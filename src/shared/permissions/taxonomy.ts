@@ -1,3 +1,5 @@
+import { editDistance } from '../text';
+
 /**
  * The capability taxonomy for desktop computer use: one canonical name per capability,
  * grouped by what it touches, each with a protection level. Manifests, the policy engine,
@@ -35,6 +37,12 @@ export const CAPABILITIES = {
   },
   'file.write': { category: 'files', level: 'dangerous', scope: 'path', description: 'Create or overwrite a file.' },
   'file.delete': { category: 'files', level: 'dangerous', scope: 'path', description: 'Delete a file or folder.' },
+  'app.window': {
+    category: 'input_screen',
+    level: 'normal',
+    scope: 'app',
+    description: 'Find, wait for and bring to the front the windows of the named apps, and read their titles.',
+  },
   'app.launch': { category: 'processes', level: 'normal', scope: 'app', description: 'Start an application from its profile.' },
   'process.kill': { category: 'processes', level: 'dangerous', scope: 'command', description: 'Terminate a process.' },
   'shell.execute': {
@@ -183,18 +191,4 @@ export function suggestCapabilities(name: string, max = 3): string[] {
     .sort((a, b) => a.d - b.d)
     .slice(0, max)
     .map(({ c }) => c);
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return row[b.length]!;
 }

@@ -4,6 +4,11 @@
  * recording fakes.
  */
 
+import type { KeyName } from '../skill/keys';
+
+/** The key vocabulary lives with the skill model (skill files are checked against it when they load). */
+export { NAMED_KEYS, isKeyName, type KeyName, type NamedKey } from '../skill/keys';
+
 /** A point in screen pixels. */
 export interface Point {
   x: number;
@@ -16,56 +21,6 @@ export interface Rect {
   y: number;
   width: number;
   height: number;
-}
-
-/**
- * Canonical key names accepted by `key` and `hotkey` primitives. Single printable
- * characters (`a`, `1`, `/`) are also accepted; see `isKeyName`.
- */
-export const NAMED_KEYS = [
-  'Control',
-  'Shift',
-  'Alt',
-  'Super',
-  'Enter',
-  'Tab',
-  'Escape',
-  'Backspace',
-  'Delete',
-  'Insert',
-  'Space',
-  'Up',
-  'Down',
-  'Left',
-  'Right',
-  'Home',
-  'End',
-  'PageUp',
-  'PageDown',
-  'F1',
-  'F2',
-  'F3',
-  'F4',
-  'F5',
-  'F6',
-  'F7',
-  'F8',
-  'F9',
-  'F10',
-  'F11',
-  'F12',
-  'Menu',
-  'PrintScreen',
-  'CapsLock',
-] as const;
-
-export type NamedKey = (typeof NAMED_KEYS)[number];
-/** A named key or a single printable ASCII character. */
-export type KeyName = NamedKey | string;
-
-/** True when `key` is a named key or one printable ASCII character. */
-export function isKeyName(key: string): key is KeyName {
-  return (NAMED_KEYS as readonly string[]).includes(key) || /^[\x21-\x7e]$/.test(key);
 }
 
 export type MouseButton = 'left' | 'right' | 'middle';

@@ -1,4 +1,4 @@
-import type { Target } from '../skill/primitives';
+import type { Target } from '../skill/conditions';
 import type { Point, Screenshot, WindowInfo } from './desktop';
 
 /** What a grounder sees when asked to find a target. */

@@ -15,12 +15,18 @@ export interface ActionRequest {
   /** The app whose windows this step addresses (the caller's app for composites). */
   app?: string;
   nodeId: string;
+  /** The step with its templates resolved: what will actually run. */
   primitive: Primitive;
+  /** The same step as written in the graph, with `${arg}` templates: which arguments it uses. */
+  raw: Primitive;
+  /** The graph asks for a screenshot after the step. */
+  screenshot: boolean;
   args: ArgValues;
   /** Call chain from the top-level skill down to `skill` (ids). */
   callChain: string[];
   /** For input primitives: the focused window right before the action, and whether it belongs to `app`. */
   activeWindow?: WindowInfo;
+  /** Set for live input: false when the focused window is unknown, another program's, or there is no app (the mediator denies). */
   activeWindowIsApp?: boolean;
 }
 

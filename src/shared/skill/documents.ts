@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ManifestSchema, TrustTierSchema } from '../permissions/manifest';
 import { ArgSpecsSchema } from './domains';
 import { GraphSchema } from './graph';
-import { WaitConditionSchema } from './primitives';
+import { WaitConditionSchema } from './conditions';
 
 /**
  * The three kinds of skill-library documents (one YAML document per file, told apart by `kind`):
@@ -59,6 +59,36 @@ export type InterfaceDoc = z.infer<typeof InterfaceDocSchema>;
 export const PlatformSchema = z.enum(['linux', 'win32', 'darwin']);
 export type Platform = z.infer<typeof PlatformSchema>;
 
+/**
+ * A window identity pattern: anchored exact names, alternatives in parentheses, no wildcards, so
+ * that it names particular programs (`^mousepad$`, `^(calc|calculator)\\.exe$`), never "any window".
+ */
+export const IdentityPatternSchema = z.string().superRefine((pattern, ctx) => {
+  const problem = identityPatternProblem(pattern);
+  if (problem) ctx.addIssue({ code: 'custom', message: `${problem}, got \`${pattern}\`` });
+});
+
+function identityPatternProblem(pattern: string): string | undefined {
+  if (!pattern.startsWith('^') || !pattern.endsWith('$') || pattern.endsWith('\\$')) return 'expected an anchored pattern `^name$`';
+  let depth = 0;
+  const body = pattern.slice(1, -1);
+  if (/\(\||\|\||\|\)/.test(body)) return 'an empty alternative matches a window with no name';
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]!;
+    if (c === '\\') {
+      // Escaped punctuation is a literal; escaped letters are classes (\\w, \\d, \\s) and match too much.
+      if (!/[^A-Za-z0-9]/.test(body[i + 1] ?? 'a')) return 'expected literal names: `\\` may only escape punctuation';
+      i++;
+    } else if (c === '(') depth++;
+    else if (c === ')') {
+      if (--depth < 0) return 'unbalanced parentheses';
+    } else if (c === '|') {
+      if (depth === 0) return 'put alternatives in parentheses (`^(a|b)$`), or the anchors apply to one side only';
+    } else if (!/[A-Za-z0-9_ -]/.test(c)) return `expected literal names: \`${c}\` matches more than one program`;
+  }
+  return depth === 0 && body.length > 0 ? undefined : 'unbalanced parentheses or an empty name';
+}
+
 export const AppDocSchema = z
   .object({
     kind: z.literal('app'),
@@ -73,15 +103,23 @@ export const AppDocSchema = z
         env: z.record(z.string(), z.string()).optional(),
       })
       .strict(),
-    /** How to recognise the app's windows; all given matchers must hold (regexes, case-insensitive). */
+    /**
+     * How to recognise the app's windows (regexes, case-insensitive). `process` (executable name)
+     * and `class` (X11 WM_CLASS) identify them and must name exact programs; `title` only picks the
+     * main window among them, because a title is whatever the window says it is.
+     * @example { process: '^notepad\\.exe$', title: 'Notepad$' }
+     */
     windows: z
       .object({
-        process: z.string().optional(),
+        process: IdentityPatternSchema.optional(),
         title: z.string().optional(),
-        class: z.string().optional(),
+        class: IdentityPatternSchema.optional(),
       })
       .strict()
-      .refine((w) => w.process || w.title || w.class, 'give at least one of `process`, `title`, `class`'),
+      .refine(
+        (w) => w.process || w.class,
+        'give `process` or `class` (an exact program name such as `^mousepad$`): a title alone cannot tell which program a window belongs to',
+      ),
     implements: z.array(z.string().regex(/^[A-Z][A-Za-z0-9]*$/)).default([]),
   })
   .strict();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { GuardSchema, PrimitiveSchema, type Guard, type Primitive } from './primitives';
+import { GuardSchema, guardConditions, type Guard, type WaitCondition } from './conditions';
+import { PrimitiveSchema, primitiveInto, type Primitive } from './primitives';
 
 /**
  * Execution graphs. Authors write nodes as flat maps (`{ action: hotkey, keys: [...], next: b }`);
@@ -163,9 +164,36 @@ export function outEdges(graph: SkillGraph, nodeId: string): GraphEdge[] {
 export function graphVariables(graph: SkillGraph): string[] {
   const vars = new Set<string>();
   for (const n of graph.nodes) {
-    if (n.kind === 'action' && 'into' in n.primitive && n.primitive.into) vars.add(n.primitive.into);
+    const into = n.kind === 'action' ? primitiveInto(n.primitive) : undefined;
+    if (into) vars.add(into);
   }
   return [...vars];
+}
+
+/** A step the mediator is asked about: a graph node, the skill's `verify`, or a condition an edge guard reads. */
+export interface MediatedStep {
+  id: string;
+  primitive: Primitive;
+  screenshot: boolean;
+}
+
+/**
+ * Every step of a skill that reaches the desktop, as the executor asks the mediator about it:
+ * action nodes, the final `verify` (a `wait_until`), and each condition an edge's guard reads.
+ */
+export function mediatedSteps(skill: { graph: SkillGraph; verify?: { condition: WaitCondition } | undefined }): MediatedStep[] {
+  const steps: MediatedStep[] = [];
+  for (const n of skill.graph.nodes) {
+    if (n.kind === 'action') steps.push({ id: n.id, primitive: n.primitive, screenshot: n.screenshot ?? false });
+  }
+  for (const e of skill.graph.edges) {
+    for (const condition of e.when ? guardConditions(e.when) : []) {
+      steps.push({ id: `${e.from}->${e.to} (guard)`, primitive: { action: 'wait_until', condition }, screenshot: false });
+    }
+  }
+  if (skill.verify)
+    steps.push({ id: '(verify)', primitive: { action: 'wait_until', condition: skill.verify.condition }, screenshot: false });
+  return steps;
 }
 
 /** Guard argument names referenced anywhere in a guard. */

@@ -1,4 +1,6 @@
 export * from './domains';
+export * from './keys';
+export * from './conditions';
 export * from './primitives';
 export * from './graph';
 export * from './documents';

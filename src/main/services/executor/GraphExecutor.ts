@@ -2,10 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { SkillDeskError } from '../../../shared/errors';
 import {
   checkArgs,
+  guardConditions,
   outEdges,
+  primitiveInput,
+  primitiveInto,
   renderDeep,
   splitRef,
   type ArgValues,
+  type Guard,
   type Primitive,
   type Skill,
   type SkillGraph,
@@ -15,16 +19,6 @@ import { PermissionDenied, RunAborted, StepFailure, isFatal } from './errors';
 import { PrimitiveRunner, type FrameApp, type RunWorld } from './PrimitiveRunner';
 import type { Clock, ExecutorDeps, RunError, RunEvent, RunRequest, RunResult, StepRecord } from './types';
 
-const INPUT_ACTIONS = new Set<Primitive['action']>([
-  'key',
-  'hotkey',
-  'type_text',
-  'click',
-  'double_click',
-  'right_click',
-  'drag',
-  'scroll',
-]);
 const MAX_CALL_DEPTH = 8;
 
 /** A skill being walked: its arguments, variables and app. */
@@ -195,8 +189,13 @@ export class GraphExecutor {
     if (edges.length === 0) return;
     const eligible = [];
     for (const e of edges) {
-      if (!e.when || (await this.primitives.guardHolds(renderDeep(e.when, frame.scope), frame.scope, frame.app, ctx.world)))
+      if (!e.when) {
         eligible.push(e);
+        continue;
+      }
+      const guard = renderDeep(e.when, frame.scope);
+      await this.mediateGuard(ctx, frame, `${nodeId}->${e.to}`, e.when, guard);
+      if (await this.primitives.guardHolds(guard, frame.scope, frame.app, ctx.world)) eligible.push(e);
     }
     if (eligible.length === 0)
       throw new StepFailure('graph.no_branch', `No guard matched after node \`${nodeId}\` of \`${frame.skill.id}\``);
@@ -259,12 +258,12 @@ export class GraphExecutor {
       throw new StepFailure('template.failed', (err as Error).message);
     }
     ctx.emit({ type: 'step_started', ...base, resolved: resolved as unknown as Record<string, unknown> });
-    const decision = await this.mediate(ctx, frame, nodeId, resolved);
+    const decision = await this.mediate(ctx, frame, nodeId, resolved, raw, screenshot);
     if (decision.effect === 'deny') {
       record('denied', decision.reason);
       throw new PermissionDenied(decision.code, decision.reason);
     }
-    if (decision.prompted && INPUT_ACTIONS.has(resolved.action) && frame.app && !ctx.world.dryRun) {
+    if (decision.prompted && primitiveInput(resolved) && frame.app && !ctx.world.dryRun) {
       // The approval dialog took focus; give it back to the app's window before typing or clicking.
       const win = ctx.world.currentWindow.get(frame.app.id);
       if (win) await this.deps.desktop.windows.focus(win.id);
@@ -277,7 +276,8 @@ export class GraphExecutor {
     }
     try {
       const value = await this.primitives.run(resolved, frame.app, ctx.world);
-      if ((resolved.action === 'read' || resolved.action === 'run_script') && resolved.into) frame.scope[resolved.into] = value;
+      const into = primitiveInto(resolved);
+      if (into) frame.scope[into] = value;
       const shot = screenshot || ctx.request.screenshotEveryStep ? await this.screenshot(ctx, seq) : undefined;
       record('ok', undefined, shot);
     } catch (err) {
@@ -287,9 +287,24 @@ export class GraphExecutor {
     }
   }
 
-  private async mediate(ctx: RunCtx, frame: Frame, nodeId: string, primitive: Primitive) {
-    const isInput = INPUT_ACTIONS.has(primitive.action);
-    const active = isInput && !ctx.world.dryRun ? await this.deps.desktop.windows.active() : undefined;
+  /**
+   * A guard that reads the desktop (a window title, a file's existence) is an observation like a
+   * `wait_until`: each condition it reads is mediated before it is evaluated; a deny ends the run.
+   */
+  private async mediateGuard(ctx: RunCtx, frame: Frame, edge: string, raw: Guard, guard: Guard): Promise<void> {
+    const rawConditions = guardConditions(raw);
+    for (const [i, condition] of guardConditions(guard).entries()) {
+      const read: Primitive = { action: 'wait_until', condition };
+      const template: Primitive = { action: 'wait_until', condition: rawConditions[i] ?? condition };
+      const decision = await this.mediate(ctx, frame, `${edge} (guard)`, read, template, false);
+      if (decision.effect === 'deny') throw new PermissionDenied(decision.code, decision.reason);
+    }
+  }
+
+  private async mediate(ctx: RunCtx, frame: Frame, nodeId: string, primitive: Primitive, raw: Primitive, screenshot: boolean) {
+    // Live input: who has the focus right now (unknown or another program's window is a deny).
+    const live = primitiveInput(primitive) !== undefined && !ctx.world.dryRun;
+    const active = live ? await this.deps.desktop.windows.active() : undefined;
     return this.deps.mediator.check(
       {
         sessionId: this.deps.sessionId ?? 'default',
@@ -297,11 +312,15 @@ export class GraphExecutor {
         skill: frame.skill,
         nodeId,
         primitive,
+        raw,
+        screenshot,
         args: frame.scope as ArgValues,
         callChain: frame.callChain,
         ...(frame.app && { app: frame.app.id }),
         ...(active && { activeWindow: active }),
-        ...(active && frame.app && { activeWindowIsApp: windowBelongsToApp(active, frame.app.profile.windows) }),
+        ...(live && {
+          activeWindowIsApp: active !== undefined && frame.app !== undefined && windowBelongsToApp(active, frame.app.profile.windows),
+        }),
       },
       ctx.world.signal,
     );
@@ -318,8 +337,7 @@ export class GraphExecutor {
 
   private async verify(ctx: RunCtx, frame: Frame): Promise<void> {
     const v = frame.skill.verify!;
-    const condition = renderDeep(v.condition, frame.scope);
-    await this.step(ctx, frame, '(verify)', { action: 'wait_until', condition, timeoutMs: v.timeoutMs ?? 5000 }, false);
+    await this.step(ctx, frame, '(verify)', { action: 'wait_until', condition: v.condition, timeoutMs: v.timeoutMs ?? 5000 }, false);
   }
 
   private async screenshot(ctx: RunCtx, seq: number): Promise<string | undefined> {

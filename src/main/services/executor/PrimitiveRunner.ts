@@ -85,6 +85,10 @@ export class PrimitiveRunner {
       case 'type_text':
         await desktop.input.typeText(p.text);
         return undefined;
+      case 'paste_text':
+        await desktop.clipboard.writeText(p.text);
+        await desktop.input.hotkey(p.keys ?? ['Control', 'v']);
+        return undefined;
       case 'click':
       case 'double_click':
       case 'right_click': {

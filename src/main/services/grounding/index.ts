@@ -13,7 +13,7 @@ export { OpenAiVisionGrounder, smartResize, toSentPixels } from './OpenAiVisionG
 export type { CoordinateConvention, VisionOptions } from './OpenAiVisionGrounder';
 export { TesseractOcrGrounder, englishLangPath } from './TesseractOcrGrounder';
 export type { OcrOptions } from './TesseractOcrGrounder';
-export { findLabel, normaliseLabel, editDistance } from './textMatch';
+export { findLabel, normaliseLabel } from './textMatch';
 export type { OcrWord, LabelMatch } from './textMatch';
 export { decodePng, encodePng, crop, resize, resizeGrey, toGrey } from './png';
 export type { RgbImage } from './png';

@@ -1,4 +1,5 @@
 import type { Rect } from '../../../shared/ports/desktop';
+import { editDistance } from '../../../shared/text';
 
 /** A word OCR found, in screen pixels. */
 export interface OcrWord {
@@ -26,20 +27,6 @@ export function normaliseLabel(s: string): string {
     .toLowerCase()
     .normalize('NFKD')
     .replace(/[^\p{L}\p{N}]/gu, '');
-}
-
-export function editDistance(a: string, b: string): number {
-  const dp = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = dp[0]!;
-    dp[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = dp[j]!;
-      dp[j] = Math.min(dp[j]! + 1, dp[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return dp[b.length]!;
 }
 
 function union(boxes: Rect[]): Rect {

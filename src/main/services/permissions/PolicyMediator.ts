@@ -6,10 +6,8 @@ import type { PermissionSession } from '../../../shared/permissions/session';
 import { CAPABILITIES, type Capability } from '../../../shared/permissions/taxonomy';
 import type { ActionMediator, ActionRequest, MediationDecision } from '../../../shared/ports/mediation';
 import type { PermissionPrompter, PromptResult } from '../../../shared/ports/prompter';
-import type { Skill, SkillLibrary } from '../../../shared/skill';
-import { inferScript } from './inference';
-import type { InferenceResult, ScriptLanguage } from './inference/types';
-import { INPUT_KEYBOARD, isInputPrimitive, primitiveNeeds, type CapabilityNeed, type ScriptInferrer } from './primitiveNeeds';
+import { primitiveInput, type Skill, type SkillLibrary } from '../../../shared/skill';
+import { defaultScriptInferrer, primitiveNeeds, type CapabilityNeed, type ScriptInferrer } from './primitiveNeeds';
 
 /**
  * Complete mediation: the executor calls `check` before every primitive. Each capability the
@@ -31,27 +29,15 @@ export interface PolicyMediatorOptions {
   infer?: ScriptInferrer;
 }
 
-const MAX_INFERENCE_CACHE = 256;
-
 export class PolicyMediator implements ActionMediator {
   private readonly now: () => number;
   private readonly infer: ScriptInferrer;
-  private readonly inferCache = new Map<string, InferenceResult>();
 
   constructor(private readonly opts: PolicyMediatorOptions) {
     this.now = opts.now ?? Date.now;
-    const base = opts.infer ?? ((script: string, interpreter: ScriptLanguage) => inferScript(script, interpreter));
-    // The same script is judged once per session (inference parses and may read referenced files).
-    this.infer = (script, interpreter) => {
-      const key = `${interpreter}\u0000${script}`;
-      let r = this.inferCache.get(key);
-      if (!r) {
-        r = base(script, interpreter);
-        if (this.inferCache.size >= MAX_INFERENCE_CACHE) this.inferCache.delete(this.inferCache.keys().next().value!);
-        this.inferCache.set(key, r);
-      }
-      return r;
-    };
+    // Judged afresh at every step, never from a cache keyed on the script's text: the files a
+    // script calls may have changed since it last ran.
+    this.infer = opts.infer ?? defaultScriptInferrer;
     if (typeof opts.library !== 'function') this.loadPool(opts.library);
   }
 
@@ -80,15 +66,22 @@ export class PolicyMediator implements ActionMediator {
     const digest = argsDigest(request);
     const base = { sessionId: request.sessionId, runId: request.runId, skillId: skill.id, nodeId: request.nodeId, argsDigest: digest };
 
-    if (isInputPrimitive(p) && request.activeWindow && request.activeWindowIsApp === false) {
-      const cap: Capability = INPUT_KEYBOARD.has(p.action) ? 'input.keyboard' : 'input.mouse';
+    const input = primitiveInput(p);
+    if (input && request.activeWindowIsApp === false) {
+      // Fail closed: input goes only to a window known to belong to the step's app.
+      const cap: Capability = input === 'keyboard' ? 'input.keyboard' : 'input.mouse';
       const w = request.activeWindow;
-      const reason = `focus moved to another app's window (\`${w.title}\`${w.className ? `, ${w.className}` : ''}) before ${p.action}; input goes only to \`${request.app ?? skill.app ?? '?'}\``;
+      const app = request.app ?? skill.app;
+      const reason = !app
+        ? `${p.action} has no app to send it to (run the skill with an app, or focus a window of a known app)`
+        : w
+          ? `focus moved to another app's window (\`${w.title}\`${w.className ? `, ${w.className}` : ''}) before ${p.action}; input goes only to \`${app}\``
+          : `no window has the focus (the window manager reports none) before ${p.action}; input goes only to \`${app}\``;
       this.record({
         ...base,
         ts: time,
         capability: cap,
-        target: `window:${w.title}`,
+        target: w ? `window:${w.title}` : 'window:(none)',
         decision: 'deny',
         reason,
         policySource: 'mediation:focus',
@@ -96,13 +89,11 @@ export class PolicyMediator implements ActionMediator {
       return { effect: 'deny', code: 'permission.focus_changed', reason };
     }
 
-    const node = skill.graph.nodes.find((n) => n.id === request.nodeId);
-    const raw = node?.kind === 'action' ? node.primitive : undefined;
     const { needs, unanalysable } = primitiveNeeds(skill, p, {
-      ...(raw && { raw }),
+      raw: request.raw,
       ...(request.app && { app: request.app }),
       args: request.args,
-      screenshot: node?.kind === 'action' && node.screenshot === true,
+      screenshot: request.screenshot,
       infer: this.infer,
     });
     if (unanalysable) {

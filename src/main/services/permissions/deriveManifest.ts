@@ -2,9 +2,8 @@ import { isAppScoped } from '../../../shared/permissions/constraints';
 import type { Constraints, Manifest, PermissionEntry } from '../../../shared/permissions/manifest';
 import { describeTarget } from '../../../shared/permissions/policy';
 import { CAPABILITIES, patternCovers, patternMatches, type Capability } from '../../../shared/permissions/taxonomy';
-import { splitRef, type LibraryProblem, type Skill, type SkillLibrary } from '../../../shared/skill';
-import { inferScript } from './inference';
-import { primitiveNeeds, type ScriptInferrer } from './primitiveNeeds';
+import { mediatedSteps, splitRef, type LibraryProblem, type Skill, type SkillLibrary } from '../../../shared/skill';
+import { defaultScriptInferrer, primitiveNeeds, type ScriptInferrer } from './primitiveNeeds';
 
 /**
  * Manifest derivation: the capabilities a skill's graph needs, including those of the skills
@@ -34,11 +33,9 @@ export interface DeriveOptions {
   infer?: ScriptInferrer;
 }
 
-const defaultInfer: ScriptInferrer = (script, interpreter) => inferScript(script, interpreter);
-
 /** Derives what `skill` needs from its graph and callees. */
 export function deriveManifest(skill: Skill, library: SkillLibrary, opts: DeriveOptions = {}): DerivedManifest {
-  const infer = opts.infer ?? defaultInfer;
+  const infer = opts.infer ?? defaultScriptInferrer;
   const needs = new Map<Capability, DerivedNeed>();
   const errors: string[] = [];
   const add = (capability: Capability, scope: string | undefined, from: string) => {
@@ -48,13 +45,12 @@ export function deriveManifest(skill: Skill, library: SkillLibrary, opts: Derive
     needs.set(capability, n);
   };
   const visit = (s: Skill, chain: string[], mapScope: (scope: string, cap: Capability) => string) => {
-    for (const node of s.graph.nodes) {
-      if (node.kind !== 'action') continue;
+    for (const node of mediatedSteps(s)) {
       const where = `${[...chain, s.id].join(' > ')}#${node.id}`;
       const res = primitiveNeeds(s, node.primitive, {
         raw: node.primitive,
         ...(s.app ? { app: s.app } : { app: '${app}' }),
-        screenshot: node.screenshot ?? false,
+        screenshot: node.screenshot,
         infer,
       });
       if (res.unanalysable) errors.push(`${where}: ${res.unanalysable}`);
@@ -85,7 +81,7 @@ export function deriveManifest(skill: Skill, library: SkillLibrary, opts: Derive
     if (spec.source.kind === 'directory') add('file.read', spec.source.path, where);
     if (spec.source.kind !== 'command') continue;
     add('script.execute', undefined, where);
-    const r = infer(spec.source.script, spec.source.interpreter);
+    const r = infer(spec.source.script, spec.source.interpreter, []);
     for (const c of r.capabilities) add(c.capability, describeTarget(c.target), where);
     if (!r.ok) errors.push(`${where}: the choice command cannot be fully analysed: ${r.errors.slice(0, 2).join('; ')}`);
   }

@@ -21,7 +21,7 @@ export {
   type DerivedNeed,
   type ManifestCheck,
 } from './deriveManifest';
-export { primitiveNeeds, isInputPrimitive, type CapabilityNeed } from './primitiveNeeds';
+export { primitiveNeeds, type CapabilityNeed } from './primitiveNeeds';
 export { inferScript, inferFile, inferCommand, detectLanguage, fsScriptReader } from './inference';
 export type { InferenceResult, InferredCapability, InferenceFinding, ScriptLanguage, ScriptReader } from './inference';
 export { loadWorkspacePolicy, localScopeEnv, persistentGrants } from './workspace';

@@ -79,11 +79,15 @@ describe('src/main/cli/commands/permissions', () => {
     const r = JSON.parse(c.out[0]!);
     expect(r.derived.map((n: { capability: string }) => n.capability)).toEqual([
       'app.launch',
+      'app.window',
+      'file.read',
       'file.write',
       'input.keyboard',
       'skill.call',
     ]);
     expect(r.derived.find((n: { capability: string }) => n.capability === 'file.write').scopes).toEqual(['${path}']);
+    // The save dialog's existence guard and the final check read the same path.
+    expect(r.derived.find((n: { capability: string }) => n.capability === 'file.read').scopes).toEqual(['${path}']);
     expect(r.errors).toEqual([]);
   });
 

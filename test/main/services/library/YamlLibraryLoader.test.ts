@@ -39,6 +39,20 @@ describe('src/main/services/library/YamlLibraryLoader', () => {
     expect(library.skills.size).toBeGreaterThan(25);
   });
 
+  it('reports a misspelt key name with its file, line and the closest key, not at run time', async () => {
+    const dir = await copyOfLibrary();
+    const file = join(dir, 'implementations/mousepad/save_as.yaml');
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, text.replace('keys: [Control, Shift, s]', 'keys: [Contol, Shift, s]'));
+    const { library, problems } = await loadLibrary({ builtinDir: dir });
+    const line = text.split('\n').findIndex((l) => l.includes('open: { action: hotkey')) + 1;
+    const reported = problems.map((p) => formatProblem(p, dir)).find((l) => l.includes('Contol'));
+    expect(reported).toMatch(
+      new RegExp(`^implementations/mousepad/save_as.yaml:${line}: error: graph.nodes.open.keys.0: .*did you mean \`Control\``),
+    );
+    expect(library.skills.has('mousepad.save_as')).toBe(false);
+  });
+
   it('reports YAML syntax errors with their line', async () => {
     const dir = await copyOfLibrary();
     await writeFile(join(dir, 'implementations/mousepad/copy.yaml'), 'kind: skill\nid: [unclosed\n');

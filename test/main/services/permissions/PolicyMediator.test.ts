@@ -179,6 +179,8 @@ describe('src/main/services/permissions/PolicyMediator', () => {
       app: 'ed',
       nodeId: 'name',
       primitive: { action: 'type_text' as const, text: '/tmp/c.txt' },
+      raw: { action: 'type_text' as const, text: '${path}' },
+      screenshot: false,
       args: { path: '/tmp/c.txt' },
       callChain: ['ed.save'],
     };

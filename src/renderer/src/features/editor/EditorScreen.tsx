@@ -1,10 +1,10 @@
 import { Background, Controls, MiniMap, ReactFlow, type NodeTypes } from '@xyflow/react';
-import { useEffect, useMemo, useState } from 'react';
+import { Fragment, useEffect, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
-import { PRIMITIVE_ACTIONS } from '../../../../shared/skill';
 import { useStores } from '../../app/stores';
 import { Inspector } from './Inspector';
+import { PALETTE_SECTIONS } from './palette';
 import { SkillNode } from './SkillNode';
 import { TestRunPanel } from './TestRunPanel';
 
@@ -107,11 +107,21 @@ export function EditorScreen() {
       )}
       <div className="editor-body">
         <aside className="palette" aria-label="palette">
-          <h3>Primitives</h3>
-          {PRIMITIVE_ACTIONS.map((a) => (
-            <button key={a} className="pal" disabled={!e.meta || e.readOnly} onClick={() => api.addNode({ kind: 'action', action: a })}>
-              {a}
-            </button>
+          {PALETTE_SECTIONS.map((section) => (
+            <Fragment key={section.title}>
+              <h3>{section.title}</h3>
+              {section.actions.map(({ action, doc }) => (
+                <button
+                  key={action}
+                  className="pal"
+                  title={doc}
+                  disabled={!e.meta || e.readOnly}
+                  onClick={() => api.addNode({ kind: 'action', action })}
+                >
+                  {action}
+                </button>
+              ))}
+            </Fragment>
           ))}
           <h3>Ends</h3>
           <button className="pal" disabled={!e.meta || e.readOnly} onClick={() => api.addNode({ kind: 'terminal', outcome: 'success' })}>

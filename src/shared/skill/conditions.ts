@@ -1,0 +1,106 @@
+import { z } from 'zod';
+
+/**
+ * What primitives point at and wait for: targets of pointer actions, conditions of waits and
+ * checks, expected effects, and the guards on graph edges. String fields may hold `${arg}`
+ * templates, resolved against the skill's arguments and variables.
+ */
+
+/** Where a pointer action lands: a point relative to the app's window or the screen, or a label a grounder resolves. */
+export const TargetSchema = z.discriminatedUnion('kind', [
+  z
+    .object({
+      kind: z.literal('point'),
+      x: z.number(),
+      y: z.number(),
+      /** @default 'window' */
+      relativeTo: z.enum(['window', 'screen']).optional(),
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('text'),
+      /** Visible text of the element, e.g. a button label (OCR or accessibility). */
+      text: z.string().min(1),
+      /** Which match when several: 0-based, in reading order. @default 0 */
+      nth: z.number().int().nonnegative().optional(),
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('accessibility'),
+      name: z.string().min(1),
+      role: z.string().optional(),
+    })
+    .strict(),
+]);
+export type Target = z.infer<typeof TargetSchema>;
+
+/** Bounds every wait: a skill can never hang the desktop. */
+export const TimeoutMsSchema = z.number().int().positive().max(600_000);
+
+export const WaitConditionSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('window_title'), pattern: z.string() }).strict(),
+  /** No window (of the step's app, when it has one) is titled /pattern/ any more: a dialog closed. */
+  z.object({ kind: z.literal('window_gone'), pattern: z.string() }).strict(),
+  z.object({ kind: z.literal('file_exists'), path: z.string() }).strict(),
+  z.object({ kind: z.literal('text_visible'), text: z.string() }).strict(),
+  /** The text can no longer be read in the app's window (or on screen). */
+  z.object({ kind: z.literal('text_gone'), text: z.string() }).strict(),
+]);
+export type WaitCondition = z.infer<typeof WaitConditionSchema>;
+
+/** Conditions read off the screen (OCR grounding): they need `screen.capture`. */
+export function conditionReadsScreen(c: WaitCondition): boolean {
+  return c.kind === 'text_visible' || c.kind === 'text_gone';
+}
+
+/**
+ * The effect a pointer action should have, checked right after it: a grounded click that lands on
+ * the wrong spot fails its step here (and the graph's next alternative runs) instead of later.
+ * @example { condition: { kind: window_gone, pattern: '^Notepad$' }, timeoutMs: 3000 }
+ */
+export const ExpectSchema = z
+  .object({
+    condition: WaitConditionSchema,
+    /** @default 5000 */
+    timeoutMs: z.number().int().positive().max(60_000).optional(),
+  })
+  .strict();
+export type Expect = z.infer<typeof ExpectSchema>;
+
+/** Guards on edges: predicates on arguments/variables or on UI state. */
+export type Guard =
+  | { arg: string; equals: string | number | boolean }
+  | { arg: string; matches: string }
+  | { arg: string; present: boolean }
+  | { window_title: string }
+  | { file_exists: string }
+  | { platform: 'linux' | 'win32' | 'darwin' }
+  | { all: Guard[] }
+  | { any: Guard[] }
+  | { not: Guard };
+
+export const GuardSchema: z.ZodType<Guard> = z.lazy(() =>
+  z.union([
+    z.object({ arg: z.string(), equals: z.union([z.string(), z.number(), z.boolean()]) }).strict(),
+    z.object({ arg: z.string(), matches: z.string() }).strict(),
+    z.object({ arg: z.string(), present: z.boolean() }).strict(),
+    z.object({ window_title: z.string() }).strict(),
+    z.object({ file_exists: z.string() }).strict(),
+    z.object({ platform: z.enum(['linux', 'win32', 'darwin']) }).strict(),
+    z.object({ all: z.array(GuardSchema).min(1) }).strict(),
+    z.object({ any: z.array(GuardSchema).min(1) }).strict(),
+    z.object({ not: GuardSchema }).strict(),
+  ]),
+);
+
+/** The UI-state conditions a guard reads (window titles, file existence), innermost included. */
+export function guardConditions(guard: Guard): WaitCondition[] {
+  if ('all' in guard) return guard.all.flatMap(guardConditions);
+  if ('any' in guard) return guard.any.flatMap(guardConditions);
+  if ('not' in guard) return guardConditions(guard.not);
+  if ('window_title' in guard) return [{ kind: 'window_title', pattern: guard.window_title }];
+  if ('file_exists' in guard) return [{ kind: 'file_exists', path: guard.file_exists }];
+  return [];
+}
