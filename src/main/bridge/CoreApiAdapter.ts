@@ -3,11 +3,11 @@ import { homedir } from 'node:os';
 import { join, sep } from 'node:path';
 import { type z } from 'zod';
 import { SkillDeskError } from '../../shared/errors';
-import type { AuditQuery, AuditView, CoreApi, DirectoryView, GrantView, LibraryView, RunEventView, SettingsInput } from '../../shared/ipc';
+import type { AuditPage, AuditQuery, CoreApi, DirectoryView, GrantView, LibraryView, RunEventView, SettingsInput } from '../../shared/ipc';
 import type { Core } from '../core/Core';
 import { builtinSkillsDir } from '../core/paths';
 import { HybridRetriever } from '../services/retrieval';
-import { listAudit, listGrants, revokeGrant, type StoreDb } from '../services/store';
+import { listGrants, queryAudit, revokeGrant, type StoreDb } from '../services/store';
 import { runGoal } from './GoalRunner';
 import { listDirectory } from './listDirectory';
 import { compositionView, libraryView, skillDetail } from './libraryViews';
@@ -22,9 +22,6 @@ export interface CoreApiAdapterOptions {
   /** Session grants held by the permission engine, when one is wired. */
   sessionGrants?: { list(): GrantView[]; revoke(id: string): boolean };
 }
-
-/** How many audit rows a query scans (the filters run over them). */
-const AUDIT_SCAN_LIMIT = 200_000;
 
 /** Serves the UI's `CoreApi` from the application core, the store and the library files. */
 export class CoreApiAdapter implements CoreApi {
@@ -139,36 +136,10 @@ export class CoreApiAdapter implements CoreApi {
     return this.o.sessionGrants?.revoke(id) ?? false;
   }
 
-  async listAudit(q: z.output<typeof AuditQuery>): Promise<AuditView[]> {
-    // The store lists oldest first; the table shows the newest `limit` rows that match, newest first.
-    const rows = listAudit(this.o.db, {
-      limit: AUDIT_SCAN_LIMIT,
-      ...(q.since !== undefined && { since: q.since }),
-      ...(q.skill && { skill: q.skill }),
-    });
-    const text = q.text?.toLowerCase();
-    return rows
-      .filter((r) => !q.decision || r.decision === q.decision)
-      .filter(
-        (r) =>
-          !text || [r.capability, r.target, r.reason, r.skillId, r.policySource, r.answer].some((v) => v?.toLowerCase().includes(text)),
-      )
-      .slice(-q.limit)
-      .reverse()
-      .map((r) => ({
-        id: r.id,
-        ts: r.ts,
-        sessionId: r.sessionId,
-        runId: r.runId,
-        skillId: r.skillId,
-        nodeId: r.nodeId,
-        capability: r.capability,
-        target: r.target,
-        decision: r.decision,
-        answer: r.answer,
-        reason: r.reason,
-        policySource: r.policySource,
-      }));
+  async listAudit(q: z.output<typeof AuditQuery>): Promise<AuditPage> {
+    const { rows, nextCursor } = queryAudit(this.o.db, q);
+    // The view leaves out the chain (digest and hashes): `skilldesk audit --verify` checks it.
+    return { rows: rows.map(({ argsDigest: _d, prevHash: _p, hash: _h, ...view }) => view), nextCursor };
   }
 
   async getSettings() {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { AuditFilter } from '../permissions/audit';
 import type {
   AppInfo,
-  AuditView,
+  AuditPage,
   DirectoryView,
   CompositionView,
   ConnectionTestView,
@@ -58,15 +59,12 @@ export const SkillSaveRequest = z
   })
   .strict();
 
-export const AuditQuery = z
-  .object({
-    since: z.number().int().nonnegative().optional(),
-    skill: z.string().max(200).optional(),
-    decision: z.enum(['allow', 'confirm', 'deny']).optional(),
-    text: z.string().max(200).optional(),
-    limit: z.number().int().positive().max(10_000).default(500),
-  })
-  .strict();
+export const AuditQuery = AuditFilter.extend({
+  /** Rows per page. */
+  limit: z.number().int().positive().max(10_000).default(500),
+  /** A previous page's `nextCursor`: continue with older rows. */
+  cursor: z.string().min(1).max(100).optional(),
+}).strict();
 
 export const ProviderSettingsInput = z
   .object({
@@ -129,7 +127,7 @@ export const contract = {
   }>(),
   'permissions:grants': invoke(Empty).returns<GrantView[]>(),
   'permissions:revoke': invoke(z.object({ id: Id }).strict()).returns<{ revoked: boolean }>(),
-  'permissions:audit': invoke(AuditQuery).returns<AuditView[]>(),
+  'permissions:audit': invoke(AuditQuery).returns<AuditPage>(),
   'settings:get': invoke(Empty).returns<SettingsView>(),
   'settings:save': invoke(SettingsInput).returns<SettingsView>(),
   'settings:test': invoke(z.object({ role: z.enum(LLM_ROLE_NAMES) }).strict()).returns<ConnectionTestView>(),

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { AuditQuery, SettingsInput } from './contract';
 import type {
   AppInfo,
-  AuditView,
+  AuditPage,
   DirectoryView,
   CompositionView,
   ConnectionTestView,
@@ -61,7 +61,8 @@ export interface CoreApi {
   listDirectory(path: string | undefined, showHidden: boolean): Promise<DirectoryView>;
   listGrants(): Promise<GrantView[]>;
   revokeGrant(id: string): Promise<boolean>;
-  listAudit(query: z.output<typeof AuditQuery>): Promise<AuditView[]>;
+  /** One page of the audit, newest first, filtered in the store. */
+  listAudit(query: z.output<typeof AuditQuery>): Promise<AuditPage>;
   getSettings(): Promise<SettingsView>;
   saveSettings(input: z.output<typeof SettingsInput>): Promise<SettingsView>;
   testProvider(role: ConnectionTestView['role']): Promise<ConnectionTestView>;

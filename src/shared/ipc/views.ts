@@ -165,20 +165,8 @@ export interface GrantView {
   expiresAt: number | null;
 }
 
-export interface AuditView {
-  id: number;
-  ts: number;
-  sessionId: string;
-  runId: string | null;
-  skillId: string | null;
-  nodeId: string | null;
-  capability: string;
-  target: string | null;
-  decision: 'allow' | 'confirm' | 'deny';
-  answer: string | null;
-  reason: string;
-  policySource: string;
-}
+/** The audit table's row and page: one definition, shared with the store (src/shared/permissions/audit.ts). */
+export type { AuditPage, AuditView } from '../permissions/audit';
 
 export const LLM_ROLE_NAMES = ['planner', 'grounder', 'embedder'] as const;
 export type LlmRoleName = (typeof LLM_ROLE_NAMES)[number];

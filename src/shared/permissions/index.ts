@@ -8,4 +8,4 @@ export * from './PolicyEngine';
 export * from './session';
 export * from './coverage';
 export * from './simulate';
-export type * from './audit';
+export * from './audit';

@@ -7,7 +7,7 @@ import { auditCommand } from '../../../src/main/cli/commands/audit';
 import type { Core } from '../../../src/main/core/Core';
 import { createNodeCore } from '../../../src/main/core/createNodeCore';
 import { windowBelongsToApp } from '../../../src/main/services/executor';
-import { listAudit, verifyAuditChain } from '../../../src/main/services/store';
+import { iterateAudit, verifyAuditChain } from '../../../src/main/services/store';
 import type { Desktop, WindowInfo } from '../../../src/shared/ports/desktop';
 import type { AppDoc } from '../../../src/shared/skill';
 import { requireDisplay } from '../skills/liveCore';
@@ -127,7 +127,7 @@ describe('permissions: focus change mid-run (live, Wine Notepad + mousepad)', ()
     await new Promise((res) => setTimeout(res, 500));
     expect(await desktop.clipboard.readText()).toBe('alpha ');
 
-    const rows = listAudit(core.db!, { runId: r.runId });
+    const rows = [...iterateAudit(core.db!, { runId: r.runId })];
     expect(rows.map((x) => [x.nodeId, x.capability, x.decision])).toEqual([
       ['one', 'input.keyboard', 'allow'],
       ['two', 'input.keyboard', 'deny'],

@@ -7,6 +7,7 @@ import type { Core } from '../../../src/main/core/Core';
 import { createNodeCore } from '../../../src/main/core/createNodeCore';
 import { appendAudit, getSetting } from '../../../src/main/services/store';
 import type { RunEventView } from '../../../src/shared/ipc';
+import { insertAuditRows } from '../services/store/helpers/auditRows';
 
 describe('src/main/bridge/CoreApiAdapter', () => {
   let dataDir: string;
@@ -72,11 +73,24 @@ describe('src/main/bridge/CoreApiAdapter', () => {
     });
     appendAudit(core.db!, { ...base, ts: 3000, capability: 'file.write', target: '/etc/passwd', decision: 'deny' });
     appendAudit(core.db!, { ...base, ts: 4000, capability: 'file.write', target: '/tmp/b', decision: 'allow' });
-    expect((await api.listAudit({ limit: 10 })).map((r) => r.ts)).toEqual([4000, 3000, 2000, 1000]);
-    expect((await api.listAudit({ limit: 2 })).map((r) => r.ts)).toEqual([4000, 3000]);
-    expect((await api.listAudit({ limit: 10, decision: 'allow' })).map((r) => r.target)).toEqual(['/tmp/b', '/tmp/a']);
-    expect((await api.listAudit({ limit: 10, text: 'MOUSEPAD' })).map((r) => r.answer)).toEqual(['allow_once']);
+    const all = await api.listAudit({ limit: 10 });
+    expect(all.rows.map((r) => r.ts)).toEqual([4000, 3000, 2000, 1000]);
+    expect(all.nextCursor).toBeNull();
+    expect(Object.keys(all.rows[0]!)).not.toContain('hash');
+    const newest = await api.listAudit({ limit: 2 });
+    expect(newest.rows.map((r) => r.ts)).toEqual([4000, 3000]);
+    expect((await api.listAudit({ limit: 2, cursor: newest.nextCursor! })).rows.map((r) => r.ts)).toEqual([2000, 1000]);
+    expect((await api.listAudit({ limit: 10, decision: 'allow' })).rows.map((r) => r.target)).toEqual(['/tmp/b', '/tmp/a']);
+    expect((await api.listAudit({ limit: 10, text: 'MOUSEPAD' })).rows.map((r) => r.answer)).toEqual(['allow_once']);
   });
+
+  // The filed bug: the view scanned the oldest 200,000 rows and showed their tail as the newest.
+  it('shows the newest rows first when there are 200,010 of them', async () => {
+    insertAuditRows(core.db!, 200_010);
+    const page = await api.listAudit({ limit: 3 });
+    expect(page.rows.map((r) => r.id)).toEqual([200_010, 200_009, 200_008]);
+    expect((await api.listAudit({ limit: 1, decision: 'deny' })).rows.map((r) => r.id)).toEqual([200_000]);
+  }, 60_000);
 
   it('serves screenshots only from the data folder', async () => {
     const shots = join(dataDir, 'screenshots');

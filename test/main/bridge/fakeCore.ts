@@ -63,7 +63,7 @@ export function recordingCore() {
     revokeGrant: async () => true,
     listAudit: async (q) => {
       rec('listAudit', q);
-      return [];
+      return { rows: [], nextCursor: null };
     },
     getSettings: async () => ({ dataDir: '/d', providers: {}, defaultApps: {}, domains: [] }),
     saveSettings: async () => ({ dataDir: '/d', providers: {}, defaultApps: {}, domains: [] }),

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { SkillDeskError } from '../../../shared/errors';
-import { exportAuditJsonl, listAudit, verifyAuditChain, type ListAuditFilter, type StoreDb } from '../../services/store';
+import type { AuditFilter } from '../../../shared/permissions/audit';
+import { exportAuditJsonl, queryAudit, verifyAuditChain, type AuditRow, type StoreDb } from '../../services/store';
 import type { CliContext } from '../context';
 import { formatTime, table, type Output } from '../output';
 
@@ -10,15 +11,23 @@ export interface AuditOptions {
   json?: boolean;
   /** ISO time, epoch ms, or a relative age such as `30m`, `2h`, `7d`. */
   since?: string;
+  /** Like `since`: decisions before this time. */
+  until?: string;
+  decision?: string;
   skill?: string;
+  capability?: string;
   run?: string;
+  session?: string;
+  text?: string;
   limit?: number;
+  /** A cursor printed after a listing: continue with older rows. */
+  before?: string;
   verify?: boolean;
   export?: string;
 }
 
-/** Parses `--since`: `2026-11-22T07:00:00Z`, `1763794800000`, `90s`, `30m`, `2h`, `7d`. */
-export function parseSince(value: string, now = Date.now()): number {
+/** Parses `--since` or `--until`: `2026-11-22T07:00:00Z`, `1763794800000`, or an age: `90s`, `30m`, `2h`, `7d`. */
+export function parseTime(value: string, now = Date.now(), option = '--since'): number {
   const rel = /^(\d+)\s*(s|m|h|d)$/.exec(value.trim());
   if (rel) return now - Number(rel[1]) * { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[rel[2] as 's' | 'm' | 'h' | 'd'];
   if (/^\d+$/.test(value.trim())) return Number(value);
@@ -26,7 +35,7 @@ export function parseSince(value: string, now = Date.now()): number {
   if (Number.isNaN(t))
     throw new SkillDeskError(
       'cli.bad_option',
-      `Expected \`--since\` to be an ISO time, epoch ms or an age like 30m/2h/7d, got \`${value}\``,
+      `Expected \`${option}\` to be an ISO time, epoch ms or an age like 30m/2h/7d, got \`${value}\``,
     );
   return t;
 }
@@ -36,11 +45,16 @@ export function parseSince(value: string, now = Date.now()): number {
  * (a row was modified, removed or inserted).
  */
 export function auditCommand(db: StoreDb, o: AuditOptions, io: Output, now = Date.now()): number {
-  const filter: Omit<ListAuditFilter, 'limit'> = {
-    ...(o.since !== undefined && { since: parseSince(o.since, now) }),
+  const filter = {
+    ...(o.since !== undefined && { since: parseTime(o.since, now) }),
+    ...(o.until !== undefined && { until: parseTime(o.until, now, '--until') }),
+    ...(o.decision && { decision: o.decision as AuditFilter['decision'] }),
     ...(o.skill && { skill: o.skill }),
+    ...(o.capability && { capability: o.capability }),
     ...(o.run && { runId: o.run }),
-  };
+    ...(o.session && { sessionId: o.session }),
+    ...(o.text && { text: o.text }),
+  } satisfies AuditFilter;
   let code = 0;
   if (o.verify) {
     const v = verifyAuditChain(db);
@@ -63,9 +77,9 @@ export function auditCommand(db: StoreDb, o: AuditOptions, io: Output, now = Dat
     );
     return code;
   }
-  const rows = listAudit(db, { ...filter, limit: o.limit ?? 200 });
+  const { rows, nextCursor } = newestRows(db, filter, o.limit ?? 200, o.before);
   if (o.json) {
-    io.out(JSON.stringify(rows, null, 2));
+    io.out(JSON.stringify({ rows, nextCursor }, null, 2));
     return code;
   }
   if (rows.length === 0) {
@@ -88,7 +102,20 @@ export function auditCommand(db: StoreDb, o: AuditOptions, io: Output, now = Dat
       ]),
     ),
   );
+  if (nextCursor) io.out(`Older decisions: the same command with --before ${nextCursor}`);
   return code;
+}
+
+/** Up to `limit` rows, newest first. The store examines a bounded number of rows per call, so a rare match takes several. */
+function newestRows(db: StoreDb, filter: AuditFilter, limit: number, before?: string): { rows: AuditRow[]; nextCursor: string | null } {
+  const rows: AuditRow[] = [];
+  let cursor = before ?? null;
+  do {
+    const page = queryAudit(db, { ...filter, limit: limit - rows.length, ...(cursor !== null && { cursor }) });
+    rows.push(...page.rows);
+    cursor = page.nextCursor;
+  } while (cursor !== null && rows.length < limit);
+  return { rows, nextCursor: cursor };
 }
 
 /** Registers `audit` on the program. */
@@ -98,9 +125,15 @@ export function registerAuditCommands(program: Command, ctx: CliContext): void {
     .description('Show, verify or export the audit trail of permission decisions')
     .option('--json', 'print JSON')
     .option('--since <time>', 'only decisions since an ISO time, epoch ms, or an age like 30m, 2h, 7d')
+    .option('--until <time>', 'only decisions before an ISO time, epoch ms, or an age')
+    .option('--decision <d>', 'only allow, confirm or deny decisions')
     .option('--skill <id>', 'only decisions about this skill')
+    .option('--capability <c>', 'only decisions about this capability (file.write)')
     .option('--run <id>', 'only decisions of this run')
-    .option('--limit <n>', 'at most this many rows (listing)', (v) => {
+    .option('--session <id>', 'only decisions of this session')
+    .option('--text <s>', 'only decisions whose capability, target, reason, skill, policy or answer contains this')
+    .option('--before <cursor>', 'continue a listing with older decisions (the cursor it printed)')
+    .option('--limit <n>', 'at most this many rows, newest first (listing)', (v) => {
       const n = Number(v);
       if (!Number.isInteger(n) || n <= 0)
         throw new SkillDeskError('cli.bad_option', `Expected \`--limit\` to be a positive integer, got \`${v}\``);

@@ -1,14 +1,14 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { describeValue } from '../../../shared/errors';
+import { AUDIT_ANSWERS, type AuditAnswer, type AuditFilter, type AuditView } from '../../../shared/permissions/audit';
+import { iterateAudit } from './auditQuery';
 import { StoreError } from './errors';
 import { canonicalJson, sha256Hex } from './json';
 import { cachedTransaction, prepared, type StoreDb } from './statements';
 import { expectInteger, expectOneOf, expectOptionalText, expectText } from './validate';
 
-export type AuditDecision = 'allow' | 'confirm' | 'deny';
-/** How a 'confirm' was answered; `timeout` and `no_user` count as deny. */
-export type AuditAnswer = 'allow_once' | 'allow_session' | 'allow_persistent' | 'deny' | 'timeout' | 'no_user';
-const ANSWERS: readonly AuditAnswer[] = ['allow_once', 'allow_session', 'allow_persistent', 'deny', 'timeout', 'no_user'];
+export type { AuditAnswer } from '../../../shared/permissions/audit';
+export type AuditDecision = AuditView['decision'];
 
 /** The `prev_hash` of the first row. */
 export const AUDIT_GENESIS_HASH = '0'.repeat(64);
@@ -33,20 +33,8 @@ interface AuditFields {
 /** A decision to append. A 'confirm' says how it was answered; the others have no answer. */
 export type AuditEntry = AuditFields & ({ decision: 'allow' | 'deny'; answer?: null } | { decision: 'confirm'; answer: AuditAnswer });
 
-/** A stored audit row. `hash` = SHA-256 of the canonical JSON of every other field except `id`. */
-export interface AuditRow {
-  id: number;
-  ts: number;
-  sessionId: string;
-  runId: string | null;
-  skillId: string | null;
-  nodeId: string | null;
-  capability: string;
-  target: string | null;
-  decision: AuditDecision;
-  answer: AuditAnswer | null;
-  reason: string;
-  policySource: string;
+/** A stored audit row: what readers see, plus the chain. `hash` = SHA-256 of the canonical JSON of every other field except `id`. */
+export interface AuditRow extends AuditView {
   argsDigest: string | null;
   prevHash: string;
   hash: string;
@@ -55,34 +43,6 @@ export interface AuditRow {
 export type AuditVerification =
   | { ok: true; count: number; headHash: string }
   | { ok: false; firstBadId: number; reason: 'row_modified' | 'chain_broken'; message: string; count: number };
-
-export interface ListAuditFilter {
-  /** Rows with `ts >= since` (epoch ms). */
-  since?: number;
-  skill?: string;
-  runId?: string;
-  sessionId?: string;
-  /** @default 1000 */
-  limit?: number;
-}
-
-interface AuditRecord {
-  id: number;
-  ts: number;
-  session_id: string;
-  run_id: string | null;
-  skill_id: string | null;
-  node_id: string | null;
-  capability: string;
-  target: string | null;
-  decision: AuditDecision;
-  answer: AuditAnswer | null;
-  reason: string;
-  policy_source: string;
-  args_digest: string | null;
-  prev_hash: string;
-  hash: string;
-}
 
 /** The hash of a row: SHA-256 over the canonical JSON of all fields but `id` and `hash` (so `prevHash` chains it). */
 export function auditHash(row: Omit<AuditRow, 'id' | 'hash'>): string {
@@ -123,7 +83,7 @@ export function appendAudit(db: StoreDb, entry: AuditEntry): AuditRow {
   expectOneOf(entry.decision, ['allow', 'confirm', 'deny'] as const, 'decision');
   // Callers outside TypeScript can still send an answer with 'allow' or 'deny'.
   const { decision, answer } = entry as { decision: AuditDecision; answer?: unknown };
-  if (decision === 'confirm') expectOneOf(answer, ANSWERS, 'answer');
+  if (decision === 'confirm') expectOneOf(answer, AUDIT_ANSWERS, 'answer');
   else if (answer != null) {
     throw new StoreError(
       'store.invalid_argument',
@@ -177,22 +137,6 @@ function appendInTransaction(db: StoreDb, entry: AuditEntry & { ts: number }): A
   return { id: Number(info.lastInsertRowid), ...fields, hash };
 }
 
-/** Audit rows in append order, filtered by time, skill, run or session. */
-export function listAudit(db: StoreDb, filter: ListAuditFilter = {}): AuditRow[] {
-  const limit = filter.limit ?? 1000;
-  expectInteger(limit, 'limit', 1);
-  const { sql, params } = auditQuery(filter);
-  return prepared<AuditRecord>(db, `${sql} LIMIT ?`)
-    .all(...params, limit)
-    .map(toAuditRow);
-}
-
-/** Streams audit rows in append order (no limit); do not write to `db` while iterating. */
-export function* iterateAudit(db: StoreDb, filter: Omit<ListAuditFilter, 'limit'> = {}): Generator<AuditRow> {
-  const { sql, params } = auditQuery(filter);
-  for (const record of prepared<AuditRecord>(db, sql).iterate(...params)) yield toAuditRow(record);
-}
-
 /** Recomputes every hash and link; reports the first row that was edited, or where rows were removed. */
 export function verifyAuditChain(db: StoreDb): AuditVerification {
   return verifyAuditRows(iterateAudit(db));
@@ -233,7 +177,7 @@ export function verifyAuditRows(rows: Iterable<AuditRow>): AuditVerification {
 }
 
 /** Writes matching rows to `file` as JSON Lines (one `AuditRow` per line, append order); returns the count. */
-export function exportAuditJsonl(db: StoreDb, file: string, filter: Omit<ListAuditFilter, 'limit'> = {}): { count: number } {
+export function exportAuditJsonl(db: StoreDb, file: string, filter: AuditFilter = {}): { count: number } {
   const fd = openSync(file, 'w');
   let count = 0;
   try {
@@ -245,41 +189,4 @@ export function exportAuditJsonl(db: StoreDb, file: string, filter: Omit<ListAud
     closeSync(fd);
   }
   return { count };
-}
-
-function auditQuery(filter: Omit<ListAuditFilter, 'limit'>): { sql: string; params: unknown[] } {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  const add = (sql: string, value: unknown) => {
-    where.push(sql);
-    params.push(value);
-  };
-  if (filter.since !== undefined) {
-    expectInteger(filter.since, 'since');
-    add('ts >= ?', filter.since);
-  }
-  if (filter.skill !== undefined) add('skill_id = ?', filter.skill);
-  if (filter.runId !== undefined) add('run_id = ?', filter.runId);
-  if (filter.sessionId !== undefined) add('session_id = ?', filter.sessionId);
-  return { sql: `SELECT * FROM audit ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id`, params };
-}
-
-function toAuditRow(r: AuditRecord): AuditRow {
-  return {
-    id: r.id,
-    ts: r.ts,
-    sessionId: r.session_id,
-    runId: r.run_id,
-    skillId: r.skill_id,
-    nodeId: r.node_id,
-    capability: r.capability,
-    target: r.target,
-    decision: r.decision,
-    answer: r.answer,
-    reason: r.reason,
-    policySource: r.policy_source,
-    argsDigest: r.args_digest,
-    prevHash: r.prev_hash,
-    hash: r.hash,
-  };
 }

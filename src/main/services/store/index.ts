@@ -39,8 +39,6 @@ export { SqliteRunJournal } from './SqliteRunJournal';
 export { addMemory, listMemory, type MemoryRow, type NewMemory, type ListMemoryFilter } from './memory';
 export {
   appendAudit,
-  listAudit,
-  iterateAudit,
   verifyAuditChain,
   verifyAuditRows,
   exportAuditJsonl,
@@ -52,8 +50,8 @@ export {
   type AuditDecision,
   type AuditAnswer,
   type AuditVerification,
-  type ListAuditFilter,
 } from './audit';
+export { queryAudit, iterateAudit, AUDIT_SCAN_BUDGET, type AuditPageQuery } from './auditQuery';
 export {
   addGrant,
   getGrant,

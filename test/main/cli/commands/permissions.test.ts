@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { auditCommand, parseSince, registerAuditCommands } from '../../../../src/main/cli/commands/audit';
+import { auditCommand, parseTime, registerAuditCommands, type AuditOptions } from '../../../../src/main/cli/commands/audit';
 import { permissionsGrant, permissionsGrants, permissionsRevoke } from '../../../../src/main/cli/commands/permissionGrants';
 import {
   permissionsInfer,
@@ -173,7 +173,35 @@ describe('src/main/cli/commands/audit', () => {
     const store = storeWithRows();
     const c = capture();
     expect(auditCommand(store.db, { skill: 'a.b', since: '1500', json: true }, c.io)).toBe(0);
-    expect(JSON.parse(c.out[0]!).map((r: { capability: string }) => r.capability)).toEqual(['file.write']);
+    expect(JSON.parse(c.out[0]!).rows.map((r: { capability: string }) => r.capability)).toEqual(['file.write']);
+    store.close();
+  });
+
+  it('lists the newest decisions first, filtered by any field, and continues with --before', () => {
+    const store = storeWithRows();
+    const capabilities = (o: AuditOptions) => {
+      const c = capture();
+      expect(auditCommand(store.db, { ...o, json: true }, c.io)).toBe(0);
+      return JSON.parse(c.out[0]!) as { rows: { capability: string }[]; nextCursor: string | null };
+    };
+    const first = capabilities({ limit: 2 });
+    expect(first.rows.map((r) => r.capability)).toEqual(['web.post', 'file.write']);
+    expect(capabilities({ limit: 2, before: first.nextCursor! })).toEqual({
+      rows: [expect.objectContaining({ capability: 'input.keyboard' })],
+      nextCursor: null,
+    });
+    expect(capabilities({ decision: 'confirm' }).rows.map((r) => r.capability)).toEqual(['file.write']);
+    expect(capabilities({ capability: 'web.post', session: 's1', run: 'r1' }).rows).toHaveLength(1);
+    expect(capabilities({ text: '/TMP/X', until: '2500' }).rows.map((r) => r.capability)).toEqual(['file.write']);
+    expect(capabilities({ until: '1000' }).rows).toEqual([]);
+
+    const c = capture();
+    expect(auditCommand(store.db, { limit: 1 }, c.io)).toBe(0);
+    expect(c.out[0]).toMatch(/c\.d\s+n\s+web\.post/);
+    expect(c.out[1]).toMatch(/^Older decisions: the same command with --before \S+$/);
+    expect(() => auditCommand(store.db, { decision: 'maybe' }, c.io)).toThrow(
+      /Expected `decision` to be one of 'allow', 'confirm', 'deny'/,
+    );
     store.close();
   });
 
@@ -200,10 +228,11 @@ describe('src/main/cli/commands/audit', () => {
     store.close();
   });
 
-  it('parses relative and absolute --since values', () => {
-    expect(parseSince('2h', 10_000_000)).toBe(10_000_000 - 7_200_000);
-    expect(parseSince('2026-11-22T07:00:00Z')).toBe(Date.UTC(2026, 10, 22, 7));
-    expect(() => parseSince('yesterday-ish')).toThrow(/Expected `--since`/);
+  it('parses relative and absolute --since and --until values', () => {
+    expect(parseTime('2h', 10_000_000)).toBe(10_000_000 - 7_200_000);
+    expect(parseTime('2026-11-22T07:00:00Z')).toBe(Date.UTC(2026, 10, 22, 7));
+    expect(() => parseTime('yesterday-ish')).toThrow(/Expected `--since`/);
+    expect(() => parseTime('soon', 0, '--until')).toThrow(/Expected `--until`/);
   });
 
   it('registers `audit` and `permissions` on a commander program', async () => {

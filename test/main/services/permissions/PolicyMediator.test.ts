@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { GraphExecutor } from '../../../../src/main/services/executor';
 import { createPolicyMediator, MemoryAuditSink, PolicyMediator } from '../../../../src/main/services/permissions';
-import { listAudit, openStore, verifyAuditChain } from '../../../../src/main/services/store';
+import { iterateAudit, openStore, verifyAuditChain } from '../../../../src/main/services/store';
 import { PermissionSession, type WorkspacePolicy } from '../../../../src/shared/permissions';
 import type { PermissionPrompt, PermissionPrompter, PromptResult } from '../../../../src/shared/ports/prompter';
 import { LibraryDocSchema, SkillLibrary } from '../../../../src/shared/skill';
@@ -246,7 +246,7 @@ describe('src/main/services/permissions/PolicyMediator', () => {
         args: { text: 'secret words' },
       });
       expect(r.status).toBe('succeeded');
-      const rows = listAudit(store.db, { skill: 'ed.type' });
+      const rows = [...iterateAudit(store.db, { skill: 'ed.type' })];
       expect(rows.map((x) => [x.nodeId, x.capability, x.decision])).toEqual([
         ['a', 'input.keyboard', 'allow'],
         ['b', 'input.keyboard', 'allow'],

@@ -7,7 +7,7 @@ import {
   auditHash,
   digestArgs,
   exportAuditJsonl,
-  listAudit,
+  iterateAudit,
   verifyAuditChain,
   verifyAuditRows,
   type AuditEntry,
@@ -46,7 +46,7 @@ describe('src/main/services/store/audit', () => {
     expect(b.prevHash).toBe(a.hash);
     expect(a.hash).toMatch(/^[0-9a-f]{64}$/);
     expect(auditHash(b)).toBe(b.hash);
-    expect(listAudit(db)).toEqual([a, b]);
+    expect([...iterateAudit(db)]).toEqual([a, b]);
     expect(verifyAuditChain(db)).toEqual({ ok: true, count: 2, headHash: b.hash });
   });
 
@@ -65,7 +65,7 @@ describe('src/main/services/store/audit', () => {
   it('detects an edit whose hash was recomputed, at the next row', () => {
     const { db } = temp.open();
     fill(db, 5);
-    const row = listAudit(db).find((r) => r.id === 3)!;
+    const row = [...iterateAudit(db)].find((r) => r.id === 3)!;
     const forged = { ...row, target: '/home/a/.ssh/id_rsa' };
     db.prepare('UPDATE audit SET target = ?, hash = ? WHERE id = 3').run(forged.target, auditHash(forged));
     expect(verifyAuditChain(db)).toMatchObject({ ok: false, firstBadId: 4, reason: 'chain_broken' });
@@ -117,17 +117,17 @@ describe('src/main/services/store/audit', () => {
     expect(verifyAuditChain(db)).toMatchObject({ ok: true, count: 2 });
   });
 
-  it('lists by time, skill, run and session, in append order, with a limit', () => {
+  it('streams by time, skill, run and session, in append order', () => {
     const { db } = temp.open();
     fill(db, 6);
     appendAudit(db, entry(7, { sessionId: 'other' }));
-    const ids = (rows: AuditRow[]) => rows.map((r) => r.id);
-    expect(ids(listAudit(db, { since: 1_004 }))).toEqual([4, 5, 6, 7]);
-    expect(ids(listAudit(db, { skill: 'mousepad.save_as' }))).toEqual([1, 3, 5, 7]);
-    expect(ids(listAudit(db, { skill: 'mousepad.save_as', since: 1_002, limit: 1 }))).toEqual([3]);
-    expect(ids(listAudit(db, { runId: 'run-0' }))).toEqual([2, 4, 6]);
-    expect(ids(listAudit(db, { sessionId: 'other' }))).toEqual([7]);
-    expect(ids(listAudit(db, { limit: 2 }))).toEqual([1, 2]);
+    const ids = (filter: Parameters<typeof iterateAudit>[1]) => [...iterateAudit(db, filter)].map((r) => r.id);
+    expect(ids({ since: 1_004 })).toEqual([4, 5, 6, 7]);
+    expect(ids({ until: 1_003 })).toEqual([1, 2]);
+    expect(ids({ skill: 'mousepad.save_as' })).toEqual([1, 3, 5, 7]);
+    expect(ids({ skill: 'mousepad.save_as', since: 1_002 })).toEqual([3, 5, 7]);
+    expect(ids({ runId: 'run-0' })).toEqual([2, 4, 6]);
+    expect(ids({ sessionId: 'other' })).toEqual([7]);
   });
 
   it('exports JSONL that verifies on its own, and fails once a line is altered', () => {
@@ -137,7 +137,7 @@ describe('src/main/services/store/audit', () => {
     expect(exportAuditJsonl(db, file)).toEqual({ count: 4 });
     const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
     const rows = lines.map((l) => JSON.parse(l) as AuditRow);
-    expect(rows).toEqual(listAudit(db));
+    expect(rows).toEqual([...iterateAudit(db)]);
     expect(verifyAuditRows(rows)).toMatchObject({ ok: true, count: 4 });
     rows[1] = { ...rows[1]!, reason: 'edited in the export' };
     expect(verifyAuditRows(rows)).toMatchObject({ ok: false, firstBadId: 2, reason: 'row_modified' });
@@ -181,7 +181,7 @@ describe('src/main/services/store/audit (two processes)', () => {
     expect(await Promise.all([child('A'), child('B')])).toEqual(['ready\ndone\n', 'ready\ndone\n']);
     const { db } = temp.open({}, dataDir);
     expect(verifyAuditChain(db)).toMatchObject({ ok: true, count: 2000 });
-    const sessions = listAudit(db, { limit: 2000 }).map((r) => r.sessionId);
+    const sessions = [...iterateAudit(db)].map((r) => r.sessionId);
     expect(sessions.filter((s) => s === 'A')).toHaveLength(1000);
     // Interleaved, not one after the other: the processes really did contend for the chain head.
     const switches = sessions.filter((s, i) => i > 0 && s !== sessions[i - 1]).length;

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
+import { CAPABILITY_NAMES } from '../../../../shared/permissions/taxonomy';
 import { useStores } from '../../app/stores';
 import { auditToCsv } from './permissionsStore';
 
@@ -18,13 +19,28 @@ export function PermissionsScreen() {
   const { permissions } = useStores();
   const s = useStore(
     permissions,
-    useShallow((x) => ({ grants: x.grants, audit: x.audit, filter: x.filter, error: x.error, prompts: x.prompts })),
+    useShallow((x) => ({
+      grants: x.grants,
+      audit: x.audit,
+      auditCursor: x.auditCursor,
+      auditLoading: x.auditLoading,
+      filter: x.filter,
+      error: x.error,
+      prompts: x.prompts,
+    })),
   );
   useEffect(() => {
     void permissions.getState().loadGrants();
     void permissions.getState().loadAudit();
   }, [permissions]);
   const setFilter = (patch: Partial<typeof s.filter>) => void permissions.getState().setFilter({ ...s.filter, ...patch });
+  // Exports every row that matches the filter, not only the pages loaded into the table.
+  const exportAs = async (format: 'csv' | 'json') => {
+    const rows = await permissions.getState().exportAudit();
+    if (!rows) return;
+    if (format === 'csv') download('skilldesk-audit.csv', auditToCsv(rows), 'text/csv');
+    else download('skilldesk-audit.json', JSON.stringify(rows, null, 2), 'application/json');
+  };
   return (
     <div className="stack">
       {s.error && <div className="error-box">{s.error.message}</div>}
@@ -73,13 +89,10 @@ export function PermissionsScreen() {
         <div className="row between">
           <h2>Audit trail</h2>
           <div className="row">
-            <button onClick={() => download('skilldesk-audit.csv', auditToCsv(s.audit), 'text/csv')} disabled={!s.audit.length}>
+            <button onClick={() => void exportAs('csv')} disabled={!s.audit.length}>
               Export CSV
             </button>
-            <button
-              onClick={() => download('skilldesk-audit.json', JSON.stringify(s.audit, null, 2), 'application/json')}
-              disabled={!s.audit.length}
-            >
+            <button onClick={() => void exportAs('json')} disabled={!s.audit.length}>
               Export JSON
             </button>
           </div>
@@ -94,6 +107,18 @@ export function PermissionsScreen() {
             <option value="allow">allow</option>
             <option value="confirm">confirm (asked)</option>
             <option value="deny">deny</option>
+          </select>
+          <select
+            aria-label="capability filter"
+            value={s.filter.capability ?? ''}
+            onChange={(e) => setFilter({ capability: e.target.value || undefined })}
+          >
+            <option value="">every capability</option>
+            {CAPABILITY_NAMES.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
           </select>
           <input
             aria-label="skill filter"
@@ -151,12 +176,22 @@ export function PermissionsScreen() {
             {!s.audit.length && (
               <tr>
                 <td colSpan={8} className="muted">
-                  No decision recorded{s.filter.decision || s.filter.skill || s.filter.text ? ' for this filter' : ' yet'}.
+                  {s.auditLoading
+                    ? 'Searching…'
+                    : `No decision recorded${Object.values(s.filter).some((v) => v !== undefined) ? ' for this filter' : ' yet'}.`}
                 </td>
               </tr>
             )}
           </tbody>
         </table>
+        {s.auditCursor !== null && (
+          <div className="row">
+            <button onClick={() => void permissions.getState().loadOlderAudit()} disabled={s.auditLoading}>
+              {s.auditLoading ? 'Loading…' : 'Load older'}
+            </button>
+            <span className="muted">{s.audit.length} shown</span>
+          </div>
+        )}
       </section>
     </div>
   );
