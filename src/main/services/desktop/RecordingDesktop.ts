@@ -1,6 +1,6 @@
 import type { Desktop, Rect, ScriptRequest, ScriptResult, WindowInfo } from '../../../shared/ports/desktop';
 import { DesktopError } from './errors';
-import { encodePng } from './PngEncoder';
+import { encodePng } from '../image';
 
 /** One recorded call: `op` names it (`type`, `hotkey`, `focus`, `clipboard.read`...), the rest are its arguments. */
 export interface RecordedCall {
@@ -103,7 +103,7 @@ export function createRecordingDesktop(options: RecordingDesktopOptions = {}): R
         record({ op: 'screen.capture', ...(region && { region: { ...region } }) });
         const width = Math.max(1, Math.round(region?.width ?? screen.width));
         const height = Math.max(1, Math.round(region?.height ?? screen.height));
-        return { width, height, png: encodePng(width, height, new Uint8Array(width * height * 3).fill(255)) };
+        return { width, height, png: encodePng({ width, height, data: new Uint8Array(width * height * 3).fill(255) }) };
       },
     },
     clipboard: {
