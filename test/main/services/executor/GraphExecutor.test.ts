@@ -86,7 +86,7 @@ function setup(opts: { running?: boolean; files?: Record<string, string> } = {})
   const fake = fakeDesktop({
     windows: opts.running ? [win('w1', 'doc - ed1', 'ed1')] : [],
     ...(opts.files && { files: opts.files }),
-    onLaunch: (cmd) => win(`w-${cmd}`, `new - ${cmd}`, cmd),
+    launchWindows: { ed1: win('w-ed1', 'new - ed1', 'ed1'), ed2: win('w-ed2', 'new - ed2', 'ed2') },
   });
   const journal = new MemoryRunJournal();
   return {
@@ -137,7 +137,7 @@ describe('src/main/services/executor/GraphExecutor', () => {
 
   it('infers the app from the focused window when none is named', async () => {
     const { exec, fake } = setup({ running: true });
-    fake.setActive('w1');
+    fake.setActiveWindow('w1');
     const r = await exec().run({ skill: 'Editor.type', args: { text: 'z' } });
     expect(r.app).toBe('ed1');
     expect(r.skillId).toBe('ed1.type');
@@ -185,7 +185,7 @@ describe('src/main/services/executor/GraphExecutor', () => {
 
   it('passes resolved templates and the active window to the mediator', async () => {
     const { exec, fake } = setup({ running: true });
-    fake.setActive('w1');
+    fake.setActiveWindow('w1');
     const seen: ActionRequest[] = [];
     await exec({ check: async (r) => (seen.push(r), { effect: 'allow' }) }).run({ skill: 'ed1.type', args: { text: 'secret' } });
     const typing = seen.find((s) => s.primitive.action === 'type_text')!;

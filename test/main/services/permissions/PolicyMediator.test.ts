@@ -129,7 +129,7 @@ describe('src/main/services/permissions/PolicyMediator', () => {
     let typed = 0;
     fake.hooks.beforeInput = () => {
       typed++;
-      if (typed === 2) fake.setActive('2');
+      if (typed === 2) fake.setActiveWindow('2');
     };
     const { mediator, audit } = setup(lib, new ScriptedPrompter([]));
     const result = await new GraphExecutor({ library: lib, desktop: fake.desktop, mediator, clock: noSleep }).run({
