@@ -3,6 +3,7 @@
  * `src/main/services/desktop/` (nut.js, X11, node-window-manager) and tests use
  * recording fakes.
  */
+import type { Interpreter } from '../skill/interpreters';
 
 /** A point in screen pixels. */
 export interface Point {
@@ -128,7 +129,7 @@ export interface LaunchRequest {
 }
 
 export interface ScriptRequest {
-  interpreter: 'bash' | 'sh' | 'powershell' | 'cmd' | 'python' | 'node';
+  interpreter: Interpreter;
   script: string;
   args: readonly string[];
   timeoutMs: number;

@@ -1,4 +1,5 @@
 export * from './domains';
+export * from './interpreters';
 export * from './primitives';
 export * from './graph';
 export * from './documents';

@@ -68,7 +68,7 @@ export const ExpectSchema = z
   .strict();
 export type Expect = z.infer<typeof ExpectSchema>;
 
-export const INTERPRETERS = ['bash', 'sh', 'powershell', 'cmd', 'python', 'node'] as const;
+import { INTERPRETERS } from './interpreters';
 
 export const PrimitiveSchema = z.discriminatedUnion('action', [
   z
