@@ -39,3 +39,14 @@ export function cachedTransaction<F extends (...args: never[]) => unknown>(db: S
   }
   return tx as unknown as Database.Transaction<F>;
 }
+
+/**
+ * The WHERE clause of a filtered list: each condition whose value is defined is kept, its value
+ * becoming the parameter. Only which filters are set varies the SQL text, so the statement cache
+ * stays small.
+ * @example whereClause([['app = ?', 'notepad'], ['kind = ?', undefined]]) // { sql: 'WHERE app = ?', params: ['notepad'] }
+ */
+export function whereClause(conditions: readonly (readonly [sql: string, value: unknown])[]): { sql: string; params: unknown[] } {
+  const kept = conditions.filter(([, value]) => value !== undefined);
+  return { sql: kept.length ? `WHERE ${kept.map(([sql]) => sql).join(' AND ')}` : '', params: kept.map(([, value]) => value) };
+}
