@@ -1,20 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
-import { GraphExecutor, MemoryRunJournal, type RunEvent } from '../../../../src/main/services/executor';
+import { MemoryRunJournal, type RunEvent } from '../../../../src/main/services/executor';
 import type { ActionMediator, ActionRequest } from '../../../../src/shared/ports/mediation';
-import { LibraryDocSchema, SkillLibrary } from '../../../../src/shared/skill';
+import { libraryOf, testExecutor } from '../../../helpers/executor';
 import { fakeDesktop, win } from '../../../helpers/fakeDesktop';
-
-const allow: ActionMediator = { check: async () => ({ effect: 'allow' }) };
-const noSleep = { now: () => Date.now(), sleep: async () => {} };
-
-function library(...yamls: string[]): SkillLibrary {
-  const lib = new SkillLibrary(
-    yamls.map((y, i) => ({ doc: LibraryDocSchema.parse(parse(y)), source: { file: `doc${i}.yaml`, origin: 'builtin' as const } })),
-  );
-  expect(lib.errors).toEqual([]);
-  return lib;
-}
 
 const EDITOR = `
 kind: interface
@@ -82,7 +70,7 @@ graph:
 `;
 
 function setup(opts: { running?: boolean; files?: Record<string, string> } = {}) {
-  const lib = library(EDITOR, APP('ed1'), APP('ed2'), TYPE('ed1'), SAVE('ed1'), TYPE('ed2'), SAVE('ed2'));
+  const lib = libraryOf(EDITOR, APP('ed1'), APP('ed2'), TYPE('ed1'), SAVE('ed1'), TYPE('ed2'), SAVE('ed2'));
   const fake = fakeDesktop({
     windows: opts.running ? [win('w1', 'doc - ed1', 'ed1')] : [],
     ...(opts.files && { files: opts.files }),
@@ -93,8 +81,7 @@ function setup(opts: { running?: boolean; files?: Record<string, string> } = {})
     lib,
     fake,
     journal,
-    exec: (mediator: ActionMediator = allow) =>
-      new GraphExecutor({ library: lib, desktop: fake.desktop, mediator, journal, clock: noSleep, pollMs: 1 }),
+    exec: (mediator?: ActionMediator) => testExecutor({ library: lib, desktop: fake.desktop, journal, ...(mediator && { mediator }) }),
   };
 }
 
@@ -198,7 +185,7 @@ describe('src/main/services/executor/GraphExecutor', () => {
     const { loadLibrary } = await import('../../../../src/main/services/library/YamlLibraryLoader');
     const { library: lib } = await loadLibrary({ builtinDir: 'skills' });
     const fake = fakeDesktop();
-    const r = await new GraphExecutor({ library: lib, desktop: fake.desktop, mediator: allow, clock: noSleep }).run({
+    const r = await testExecutor({ library: lib, desktop: fake.desktop }).run({
       skill: 'TextEditor.write_file',
       app: 'wine-notepad',
       args: { path: '/tmp/x y.txt', text: 'a\tb' },
