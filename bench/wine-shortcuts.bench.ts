@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { createNodeCore } from '../src/main/core/createNodeCore';
 import { createDesktop } from '../src/main/services/desktop';
 import { defaultPace } from '../src/main/services/desktop/x11/XTestKeyboard';
-import { decodePng } from '../src/main/services/grounding';
+import { decodePng } from '../src/main/services/image';
 import { killApps } from '../test/live/skills/liveCore';
 
 const TRIALS = Number(process.env.BENCH_TRIALS ?? 30);

@@ -9,7 +9,7 @@ import { fakeDesktop, win } from '../helpers/fakeDesktop';
 // nothing when the focused window is unknown.
 const env = { folders: { home: '/home/u' }, pathStyle: 'posix' as const, utcOffsetMinutes: 0 };
 const workspace: WorkspacePolicy = { version: 1, entries: [], trust: {}, folders: {} };
-const app = (windows: Record<string, string>) => ({
+const app = (windows: object) => ({
   kind: 'app',
   id: 'ed',
   name: 'Ed',
@@ -52,7 +52,8 @@ describe('attack: typing while no window (or another program) has the focus', ()
 
   async function runWith(windows: ReturnType<typeof win>[], activeId: string | undefined) {
     const fake = fakeDesktop({ windows });
-    fake.setActive(activeId as string);
+    if (activeId) fake.setActiveWindow(activeId);
+    else fake.desktop.windows.active = async () => undefined;
     const audit = new MemoryAuditSink();
     const mediator = new PolicyMediator({
       library,

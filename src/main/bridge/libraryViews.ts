@@ -1,5 +1,5 @@
 import type { CompositionView, LibraryView, SkillDetail, SkillSummary } from '../../shared/ipc';
-import { graphPrimitives, splitRef, type LibraryProblem, type Skill, type SkillLibrary } from '../../shared/skill';
+import { callEdges, graphPrimitives, splitRef, type LibraryProblem, type Skill, type SkillLibrary } from '../../shared/skill';
 
 /** Conversions from the loaded library to the views the UI shows. */
 
@@ -75,9 +75,8 @@ export function compositionView(library: SkillLibrary): CompositionView {
     }
   }
   for (const s of library.skills.values()) {
-    for (const n of s.graph.nodes) {
-      if (n.kind !== 'action' || n.primitive.action !== 'call') continue;
-      const to = n.primitive.skill;
+    for (const { call } of callEdges(s.graph)) {
+      const to = call.skill;
       if (!nodes.has(to)) nodes.set(to, { id: to, kind: 'interface_method' });
       if (!edges.some((e) => e.from === s.id && e.to === to)) edges.push({ from: s.id, to });
     }

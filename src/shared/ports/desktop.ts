@@ -3,6 +3,7 @@
  * `src/main/services/desktop/` (nut.js, X11, node-window-manager) and tests use
  * recording fakes.
  */
+import type { Interpreter } from '../skill/interpreters';
 
 import type { KeyName } from '../skill/keys';
 
@@ -83,7 +84,7 @@ export interface LaunchRequest {
 }
 
 export interface ScriptRequest {
-  interpreter: 'bash' | 'sh' | 'powershell' | 'cmd' | 'python' | 'node';
+  interpreter: Interpreter;
   script: string;
   args: readonly string[];
   timeoutMs: number;

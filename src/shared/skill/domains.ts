@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { describeValue } from '../errors';
+import { INTERPRETERS } from './interpreters';
 
 /**
  * Feasible domains of skill arguments (CUA-Skill): every argument is either finite (an enum,
@@ -31,7 +32,7 @@ export const ChoiceSourceSchema = z.discriminatedUnion('kind', [
   z
     .object({
       kind: z.literal('command'),
-      interpreter: z.enum(['bash', 'sh', 'powershell', 'cmd', 'python', 'node']),
+      interpreter: z.enum(INTERPRETERS),
       script: z.string(),
     })
     .strict(),

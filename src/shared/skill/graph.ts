@@ -253,3 +253,21 @@ export function validateGraph(graph: SkillGraph): GraphProblem[] {
 export function graphPrimitives(graph: SkillGraph): Primitive[] {
   return graph.nodes.flatMap((n) => (n.kind === 'action' ? [n.primitive] : []));
 }
+
+/** A `call` primitive: runs another skill (an interface method or a concrete id). */
+export type CallPrimitive = Extract<Primitive, { action: 'call' }>;
+
+/** One call edge of a skill's graph: the node that calls, and its call. */
+export interface CallEdge {
+  nodeId: string;
+  call: CallPrimitive;
+}
+
+/**
+ * The call edges of a graph in node order: which skills it calls, by reference as written
+ * (interface method or concrete id, not yet resolved to an app). The composition graph, task
+ * synthesis, manifests and library checks all walk calls through this.
+ */
+export function callEdges(graph: SkillGraph): CallEdge[] {
+  return graph.nodes.flatMap((n) => (n.kind === 'action' && n.primitive.action === 'call' ? [{ nodeId: n.id, call: n.primitive }] : []));
+}

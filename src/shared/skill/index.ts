@@ -1,6 +1,7 @@
 export * from './domains';
 export * from './keys';
 export * from './conditions';
+export * from './interpreters';
 export * from './primitives';
 export * from './graph';
 export * from './documents';

@@ -2,7 +2,7 @@ import { SkillDeskError } from '../errors';
 import type { Manifest, TrustTier } from '../permissions/manifest';
 import type { ArgSpecs } from './domains';
 import type { AppDoc, InterfaceDoc, LibraryDoc, SkillDoc } from './documents';
-import { graphVariables, guardArgs, validateGraph, type SkillGraph } from './graph';
+import { callEdges, graphVariables, guardArgs, validateGraph, type SkillGraph } from './graph';
 import { templateSlots } from './template';
 
 /** Where a document came from; `path` inside it locates a problem (mapped to a line by the loader). */
@@ -264,13 +264,12 @@ export class SkillLibrary {
   }
 
   private checkCalls(skill: Skill): void {
-    for (const n of skill.graph.nodes) {
-      if (n.kind !== 'action' || n.primitive.action !== 'call') continue;
-      const ref = n.primitive.skill;
+    for (const { nodeId, call } of callEdges(skill.graph)) {
+      const ref = call.skill;
       const { head, method } = ref.includes('.') ? splitRef(ref) : { head: '', method: '' };
       const ok = this.skills.has(ref) || Boolean(this.interfaces.get(head)?.methods[method]);
       if (!ok) {
-        this.problem(skill.source, ['graph', 'nodes', n.id, 'skill'], `calls unknown skill \`${ref}\``, 'error');
+        this.problem(skill.source, ['graph', 'nodes', nodeId, 'skill'], `calls unknown skill \`${ref}\``, 'error');
         this.skills.delete(skill.id);
       }
     }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { CapabilityNeed, NeedContext, StepNeeds } from '../permissions/needs';
 import type { Capability } from '../permissions/taxonomy';
 import { ExpectSchema, TargetSchema, TimeoutMsSchema, WaitConditionSchema, type Target, type WaitCondition } from './conditions';
+import { INTERPRETERS } from './interpreters';
 import { KeySchema } from './keys';
 
 /**
@@ -15,9 +16,6 @@ import { KeySchema } from './keys';
  * String fields may hold `${arg}` templates, resolved against the skill's arguments and the
  * variables set by earlier steps.
  */
-
-export const INTERPRETERS = ['bash', 'sh', 'powershell', 'cmd', 'python', 'node'] as const;
-export type Interpreter = (typeof INTERPRETERS)[number];
 
 const VariableSchema = z.string().regex(/^[a-z][a-z0-9_]*$/);
 

@@ -1,6 +1,6 @@
 import { SkillDeskError } from '../errors';
 import { sampleArg, seededRandom, type ArgValues } from './domains';
-import { graphPrimitives } from './graph';
+import { callEdges, graphPrimitives } from './graph';
 import type { Skill, SkillLibrary } from './library';
 
 /** A task synthesized from the composition graph: a root skill on one app, with arguments sampled from their domains. */
@@ -91,7 +91,7 @@ export function primitiveCount(skill: Skill): number {
 function calledRefs(library: SkillLibrary): Set<string> {
   const refs = new Set<string>();
   for (const s of library.skills.values()) {
-    for (const n of s.graph.nodes) if (n.kind === 'action' && n.primitive.action === 'call') refs.add(n.primitive.skill);
+    for (const { call } of callEdges(s.graph)) refs.add(call.skill);
   }
   return refs;
 }
@@ -103,11 +103,10 @@ function callTree(library: SkillLibrary, root: Skill, app: string): Skill[] | un
   const visit = (skill: Skill): boolean => {
     if (seen.has(skill.id)) return true;
     seen.set(skill.id, skill);
-    for (const n of skill.graph.nodes) {
-      if (n.kind !== 'action' || n.primitive.action !== 'call') continue;
+    for (const { call } of callEdges(skill.graph)) {
       let callee: Skill;
       try {
-        callee = library.resolve(n.primitive.skill, skill.app ?? app);
+        callee = library.resolve(call.skill, skill.app ?? app);
       } catch {
         return false; // not implemented on this app
       }

@@ -1,30 +1,21 @@
 import { execFileSync } from 'node:child_process';
-import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveDesktop } from '../../../src/main/services/desktop';
+import { decodePng } from '../../../src/main/services/image';
 import { launchApp, MOUSEPAD, openDesktop, type LaunchedApp } from '../helpers/desktop';
 
-/** Width, height, colour type and the distinct colours of a PNG written by PngEncoder (filter 0). */
+/** Width, height, colour type and the distinct colours (sampled every 7 pixels) of a captured PNG. */
 function inspectPng(png: Uint8Array) {
-  const buf = Buffer.from(png);
-  expect(buf.subarray(1, 4).toString()).toBe('PNG');
-  const width = buf.readUInt32BE(16);
-  const height = buf.readUInt32BE(20);
-  const idat: Buffer[] = [];
-  for (let at = 8; at < buf.length;) {
-    const len = buf.readUInt32BE(at);
-    if (buf.toString('latin1', at + 4, at + 8) === 'IDAT') idat.push(buf.subarray(at + 8, at + 8 + len));
-    at += 12 + len;
-  }
-  const raw = inflateSync(Buffer.concat(idat));
+  const img = decodePng(png);
   const colours = new Set<number>();
-  for (let y = 0; y < height; y += 7) {
-    for (let x = 0; x < width; x += 7) {
-      const i = y * (width * 3 + 1) + 1 + x * 3;
-      colours.add((raw[i]! << 16) | (raw[i + 1]! << 8) | raw[i + 2]!);
+  for (let y = 0; y < img.height; y += 7) {
+    for (let x = 0; x < img.width; x += 7) {
+      const i = (y * img.width + x) * 3;
+      colours.add((img.data[i]! << 16) | (img.data[i + 1]! << 8) | img.data[i + 2]!);
     }
   }
-  return { width, height, colourType: buf[25], colours };
+  // The colour type is the tenth byte of IHDR, which always comes first.
+  return { width: img.width, height: img.height, colourType: png[25], colours };
 }
 
 describe('src/main/services/desktop/NutScreenCapture (live)', () => {

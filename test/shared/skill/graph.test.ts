@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GraphSchema, graphToFileForm, outEdges, validateGraph } from '../../../src/shared/skill/graph';
+import { callEdges, GraphSchema, graphToFileForm, outEdges, validateGraph } from '../../../src/shared/skill/graph';
 
 const parse = (g: unknown) => GraphSchema.parse(g);
 
@@ -62,5 +62,22 @@ describe('src/shared/skill/graph', () => {
     const r = GraphSchema.safeParse({ start: 'a', nodes: { a: { action: 'hotkey', keyz: ['a', 'b'] } } });
     expect(r.success).toBe(false);
     expect(r.error?.issues.map((i) => i.path.join('.'))).toContain('nodes.a');
+  });
+
+  it('lists the call edges in node order with their node and arguments, and nothing else', () => {
+    const g = parse({
+      start: 'a',
+      nodes: {
+        a: { action: 'call', skill: 'Editor.type', args: { text: '${text}' }, next: 'b' },
+        b: { action: 'key', key: 'Enter', next: 'c' },
+        c: { action: 'call', skill: 'ed.save', next: 'd' },
+        d: { terminal: 'success' },
+      },
+    });
+    expect(callEdges(g)).toEqual([
+      { nodeId: 'a', call: { action: 'call', skill: 'Editor.type', args: { text: '${text}' } } },
+      { nodeId: 'c', call: { action: 'call', skill: 'ed.save' } },
+    ]);
+    expect(callEdges(parse({ start: 'a', nodes: { a: { action: 'key', key: 'Enter' } } }))).toEqual([]);
   });
 });

@@ -12,16 +12,14 @@ import {
   simulate,
   type SimulationResult,
 } from '../../../shared/permissions';
-import type { SkillLibrary } from '../../../shared/skill';
-import { checkSkillManifest, inferCommand, inferFile, type InferenceResult, type ScriptLanguage } from '../../services/permissions';
+import { INTERPRETERS, type Interpreter, type SkillLibrary } from '../../../shared/skill';
+import { checkSkillManifest, inferCommand, inferFile, type InferenceResult } from '../../services/permissions';
 import type { CliContext } from '../context';
 import { permissionsGrant, permissionsGrants, permissionsRevoke, type GrantOptions } from './permissionGrants';
 import type { Output } from '../output';
 import { table } from '../output';
 
 /** `permissions infer|manifest|simulate|grants|grant|revoke|taxonomy`: the permission tools for authors and administrators. */
-
-const LANGUAGES: ScriptLanguage[] = ['bash', 'sh', 'powershell', 'cmd', 'python', 'node'];
 
 export interface InferOptions {
   file?: string;
@@ -35,10 +33,10 @@ export interface InferOptions {
 export function permissionsInfer(o: InferOptions, io: Output): number {
   if (Boolean(o.file) === Boolean(o.command))
     throw new SkillDeskError('cli.bad_option', 'Give exactly one of `--file <path>` or `--command "<command line>"`');
-  if (o.shell && !LANGUAGES.includes(o.shell as ScriptLanguage)) {
-    throw new SkillDeskError('cli.bad_option', `Expected \`--shell\` to be one of ${LANGUAGES.join(', ')}, got \`${o.shell}\``);
+  if (o.shell && !INTERPRETERS.includes(o.shell as Interpreter)) {
+    throw new SkillDeskError('cli.bad_option', `Expected \`--shell\` to be one of ${INTERPRETERS.join(', ')}, got \`${o.shell}\``);
   }
-  const lang = o.shell as ScriptLanguage | undefined;
+  const lang = o.shell as Interpreter | undefined;
   const r = o.file
     ? inferFile(o.file, { ...(lang && { language: lang }) })
     : inferCommand(o.command!, { ...(lang && { shell: lang }), cwd: process.cwd() });
@@ -234,7 +232,7 @@ export function registerPermissionsCommands(program: Command, ctx: CliContext): 
     .description('Infer the capabilities of a script file or a command line (statically, no model), following referenced scripts')
     .option('--file <path>', 'script file (bash, PowerShell, cmd, Python, JavaScript: by extension or shebang)')
     .option('--command <line>', 'a command line')
-    .option('--shell <language>', `language of --command or --file: ${LANGUAGES.join(', ')}`)
+    .option('--shell <language>', `language of --command or --file: ${INTERPRETERS.join(', ')}`)
     .option('--json', 'print JSON')
     .action((o: InferOptions) => ctx.setExitCode(permissionsInfer(o, ctx)));
   p.command('manifest')

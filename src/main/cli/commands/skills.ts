@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { loadCheckedLibrary } from '../../core/Core';
 import { formatProblem } from '../../services/library/YamlLibraryLoader';
-import type { Skill } from '../../../shared/skill';
+import { graphPrimitives, type Skill } from '../../../shared/skill';
 import { table } from '../output';
 import type { CliContext } from '../context';
 import type { SkillReliability } from '../../core/reliability';
@@ -19,7 +19,7 @@ export function skillSummary(s: Skill, reliability?: SkillReliability) {
     intents: s.intents,
     args: s.args,
     returns: s.returns ?? null,
-    primitives: s.graph.nodes.filter((n) => n.kind === 'action').length,
+    primitives: graphPrimitives(s.graph).length,
     source: s.source.file,
     ...(reliability && { reliability }),
   };

@@ -1,4 +1,4 @@
-import { checkArgs, type ArgValues, type Platform, type Skill, type SkillLibrary } from '../../../shared/skill';
+import { checkArgs, graphPrimitives, type ArgValues, type Platform, type Skill, type SkillLibrary } from '../../../shared/skill';
 import type { HybridRetriever } from '../retrieval/HybridRetriever';
 import type { SkillCard } from '../retrieval/cards';
 import { appAliases, launchClause, stripAppMention } from './appMentions';
@@ -180,7 +180,7 @@ export class OfflinePlanner implements Planner {
    */
   private launcherOf(app: string): string | undefined {
     const launches = (s: Skill) =>
-      s.graph.nodes.some((n) => n.kind === 'action' && n.primitive.action === 'launch') &&
+      graphPrimitives(s.graph).some((p) => p.action === 'launch') &&
       Object.values(s.args).every((a) => a.optional || a.default !== undefined);
     const own = this.library
       .list({ app })

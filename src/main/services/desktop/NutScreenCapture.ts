@@ -1,7 +1,7 @@
 import type { NutModule } from './nut';
 import type { Rect, ScreenCapture, Screenshot } from '../../../shared/ports/desktop';
 import { DesktopError } from './errors';
-import { encodePng, toRgb } from './PngEncoder';
+import { encodePng, toRgb } from '../image';
 
 /** Screenshots through nut.js (libnut), returned as RGB PNGs. */
 export class NutScreenCapture implements ScreenCapture {
@@ -30,6 +30,6 @@ export class NutScreenCapture implements ScreenCapture {
     // libnut hands out BGRA on Linux and Windows (colorMode BGR); the alpha byte is garbage.
     const order = image.colorMode === this.nut.ColorMode.RGB ? 'rgba' : 'bgra';
     const rgb = toRgb(image.data, image.width, image.height, order, image.byteWidth || image.width * 4);
-    return { width: image.width, height: image.height, png: encodePng(image.width, image.height, rgb) };
+    return { width: image.width, height: image.height, png: encodePng({ width: image.width, height: image.height, data: rgb }) };
   }
 }

@@ -1,6 +1,6 @@
 import type { Desktop, Rect, ScriptRequest, ScriptResult, WindowInfo } from '../../../shared/ports/desktop';
 import { DesktopError } from './errors';
-import { encodePng } from './PngEncoder';
+import { encodePng } from '../image';
 
 /** One recorded call: `op` names it (`type`, `hotkey`, `focus`, `clipboard.read`...), the rest are its arguments. */
 export interface RecordedCall {
@@ -17,6 +17,9 @@ export const READ_OPS: ReadonlySet<string> = new Set([
   'file.exists',
   'file.read',
 ]);
+
+/** Ops that are user input (keyboard and mouse). */
+export const INPUT_OPS: ReadonlySet<string> = new Set(['key', 'hotkey', 'type', 'click', 'drag', 'scroll']);
 
 /** Options of createRecordingDesktop. */
 export interface RecordingDesktopOptions {
@@ -36,6 +39,11 @@ export interface RecordingDesktopOptions {
   screen?: { width: number; height: number };
   /** The result of `runScript`. @default exit 0 with empty output */
   scriptResult?: (req: ScriptRequest) => ScriptResult;
+  /**
+   * Called with every call as it is made, before its effect: a dry run can print actions as they
+   * happen, and a test can make the world react (a dialog that closes after a click).
+   */
+  onCall?: (call: RecordedCall) => void;
 }
 
 /** A desktop that touches nothing and records every call, with plausible answers. */
@@ -48,6 +56,8 @@ export interface RecordingDesktop {
   /** The current windows (launches add, close removes); tests may edit it. */
   windows: WindowInfo[];
   files: Map<string, string>;
+  /** Makes `id` the focused window without recording a call, as when another app takes focus. */
+  setActiveWindow(id: string | undefined): void;
   clear(): void;
 }
 
@@ -65,6 +75,7 @@ export function createRecordingDesktop(options: RecordingDesktopOptions = {}): R
   let clipboard = options.clipboard ?? '';
   let nextPid = 4000;
   const record = (call: RecordedCall) => {
+    options.onCall?.(call);
     calls.push(call);
   };
 
@@ -103,7 +114,7 @@ export function createRecordingDesktop(options: RecordingDesktopOptions = {}): R
         record({ op: 'screen.capture', ...(region && { region: { ...region } }) });
         const width = Math.max(1, Math.round(region?.width ?? screen.width));
         const height = Math.max(1, Math.round(region?.height ?? screen.height));
-        return { width, height, png: encodePng(width, height, new Uint8Array(width * height * 3).fill(255)) };
+        return { width, height, png: encodePng({ width, height, data: new Uint8Array(width * height * 3).fill(255) }) };
       },
     },
     clipboard: {
@@ -159,6 +170,9 @@ export function createRecordingDesktop(options: RecordingDesktopOptions = {}): R
     actions: () => calls.filter((c) => !READ_OPS.has(c.op)),
     windows,
     files,
+    setActiveWindow: (id) => {
+      active = id;
+    },
     clear: () => {
       calls.length = 0;
     },

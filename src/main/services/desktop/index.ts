@@ -14,6 +14,7 @@ import type { TypingPace } from './x11/XTestKeyboard';
 export { DesktopError } from './errors';
 export {
   createRecordingDesktop,
+  INPUT_OPS,
   READ_OPS,
   type RecordedCall,
   type RecordingDesktop,

@@ -4,7 +4,7 @@ import type { Target } from '../../../shared/skill';
 import { LlmError } from '../llm/errors';
 import type { LlmClient } from '../llm/types';
 import type { UsageMeter } from '../llm/UsageMeter';
-import { crop, decodePng, encodePng, resize, type RgbImage } from './png';
+import { crop, decodePng, encodePng, resize, type RgbImage } from '../image';
 import { searchRegion } from './region';
 
 /**

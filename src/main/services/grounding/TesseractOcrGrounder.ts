@@ -3,7 +3,7 @@ import type { Worker as TesseractWorker } from 'tesseract.js';
 import type { Rect } from '../../../shared/ports/desktop';
 import type { Grounder, GroundingContext, GroundingResult } from '../../../shared/ports/grounding';
 import type { Target } from '../../../shared/skill';
-import { crop, decodePng, encodePng, resizeGrey, toGrey, type RgbImage } from './png';
+import { crop, decodePng, encodePng, resizeGrey, toGrey, type RgbImage } from '../image';
 import { searchRegion } from './region';
 import { findLabel, type OcrWord } from './textMatch';
 

@@ -15,8 +15,6 @@ export { TesseractOcrGrounder, englishLangPath } from './TesseractOcrGrounder';
 export type { OcrOptions } from './TesseractOcrGrounder';
 export { findLabel, normaliseLabel } from './textMatch';
 export type { OcrWord, LabelMatch } from './textMatch';
-export { decodePng, encodePng, crop, resize, resizeGrey, toGrey } from './png';
-export type { RgbImage } from './png';
 
 export interface GrounderSetup {
   /** OCR first (offline, cheap). @default true */

@@ -2,7 +2,7 @@ import { isAppScoped } from '../../../shared/permissions/constraints';
 import type { Constraints, Manifest, PermissionEntry } from '../../../shared/permissions/manifest';
 import { describeTarget } from '../../../shared/permissions/policy';
 import { CAPABILITIES, patternCovers, patternMatches, type Capability } from '../../../shared/permissions/taxonomy';
-import { mediatedSteps, splitRef, type LibraryProblem, type Skill, type SkillLibrary } from '../../../shared/skill';
+import { callEdges, mediatedSteps, splitRef, type LibraryProblem, type Skill, type SkillLibrary } from '../../../shared/skill';
 import { defaultScriptInferrer, primitiveNeeds, type ScriptInferrer } from './primitiveNeeds';
 
 /**
@@ -45,8 +45,10 @@ export function deriveManifest(skill: Skill, library: SkillLibrary, opts: Derive
     needs.set(capability, n);
   };
   const visit = (s: Skill, chain: string[], mapScope: (scope: string, cap: Capability) => string) => {
+    const path = [...chain, s.id];
+    const at = (nodeId: string) => `${path.join(' > ')}#${nodeId}`;
     for (const node of mediatedSteps(s)) {
-      const where = `${[...chain, s.id].join(' > ')}#${node.id}`;
+      const where = at(node.id);
       const res = primitiveNeeds(s, node.primitive, {
         raw: node.primitive,
         ...(s.app ? { app: s.app } : { app: '${app}' }),
@@ -56,12 +58,11 @@ export function deriveManifest(skill: Skill, library: SkillLibrary, opts: Derive
       if (res.unanalysable) errors.push(`${where}: ${res.unanalysable}`);
       for (const n of res.needs)
         add(n.capability, mapScope(describeTarget(n.target)?.replace(/^(app|skill):/, '') ?? '', n.capability) || undefined, where);
-      if (node.primitive.action !== 'call') continue;
-      const call = node.primitive;
-      if (chain.length > 8 || chain.includes(s.id)) continue;
-      for (const callee of callees(library, call.skill, s.app, errors, where)) {
-        const calleeChain = [...chain, s.id];
-        visit(callee, calleeChain, (scope, cap) => {
+    }
+    if (chain.length > 8 || chain.includes(s.id)) return;
+    for (const { nodeId, call } of callEdges(s.graph)) {
+      for (const callee of callees(library, call.skill, s.app, errors, at(nodeId))) {
+        visit(callee, path, (scope, cap) => {
           // The callee's `${arg}` becomes what the call passes; its own app becomes the caller's.
           let out = scope.replace(/\$\{([a-z][a-z0-9_]*)\}/g, (m, name: string) => {
             const v = call.args?.[name];

@@ -1,6 +1,6 @@
 import { StoreError } from './errors';
 import { toJson } from './json';
-import { prepared, type StoreDb } from './statements';
+import { prepared, whereClause, type StoreDb } from './statements';
 import { expectInteger, expectText } from './validate';
 
 /** A persistent permission grant ("always allow"), answered from a confirm prompt. */
@@ -83,23 +83,14 @@ export function getGrant(db: StoreDb, id: number): GrantRow | undefined {
 
 /** Grants (active ones by default), oldest first. */
 export function listGrants(db: StoreDb, filter: ListGrantsFilter = {}): GrantRow[] {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  if (filter.skill !== undefined) {
-    where.push('skill_id = ?');
-    params.push(filter.skill);
-  }
-  if (filter.capability !== undefined) {
-    where.push('capability = ?');
-    params.push(filter.capability);
-  }
-  if ((filter.state ?? 'active') === 'active') {
-    where.push('revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)');
-    params.push(filter.now ?? Date.now());
-  }
-  const sql = `SELECT * FROM grants ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id`;
-  return prepared<GrantRecord>(db, sql)
-    .all(...params)
+  const activeAt = (filter.state ?? 'active') === 'active' ? (filter.now ?? Date.now()) : undefined;
+  const where = whereClause([
+    ['skill_id = ?', filter.skill],
+    ['capability = ?', filter.capability],
+    ['revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)', activeAt],
+  ]);
+  return prepared<GrantRecord>(db, `SELECT * FROM grants ${where.sql} ORDER BY id`)
+    .all(...where.params)
     .map(toGrantRow);
 }
 

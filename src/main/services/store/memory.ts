@@ -1,5 +1,5 @@
 import { toJson } from './json';
-import { prepared, type StoreDb } from './statements';
+import { prepared, whereClause, type StoreDb } from './statements';
 import { expectInteger, expectOptionalText, expectText } from './validate';
 
 /** One summarised agent step (issue 4): what was intended, what ran, how it ended, what changed. */
@@ -97,19 +97,12 @@ export function addMemory(db: StoreDb, entry: NewMemory): MemoryRow {
 export function listMemory(db: StoreDb, filter: ListMemoryFilter = {}): MemoryRow[] {
   const limit = filter.limit ?? 50;
   expectInteger(limit, 'limit', 1);
-  const where: string[] = [];
-  const params: unknown[] = [];
-  if (filter.sessionId !== undefined) {
-    where.push('session_id = ?');
-    params.push(filter.sessionId);
-  }
-  if (filter.runId !== undefined) {
-    where.push('run_id = ?');
-    params.push(filter.runId);
-  }
-  const sql = `SELECT * FROM memory ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`;
-  return prepared<MemoryRecord>(db, sql)
-    .all(...params, limit)
+  const where = whereClause([
+    ['session_id = ?', filter.sessionId],
+    ['run_id = ?', filter.runId],
+  ]);
+  return prepared<MemoryRecord>(db, `SELECT * FROM memory ${where.sql} ORDER BY id DESC LIMIT ?`)
+    .all(...where.params, limit)
     .reverse()
     .map((r) => ({
       id: r.id,

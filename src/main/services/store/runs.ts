@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { StoreError, sqliteCode } from './errors';
 import { fromJson, toJson } from './json';
 import { ownerIdentity } from './runRecovery';
-import { prepared, type StoreDb } from './statements';
+import { prepared, whereClause, type StoreDb } from './statements';
 import { expectInteger, expectOneOf, expectOptionalText, expectText } from './validate';
 
 export type RunStatus = 'running' | 'succeeded' | 'failed' | 'aborted';
@@ -277,21 +277,15 @@ export function listRuns(db: StoreDb, filter: ListRunsFilter = {}): RunRow[] {
   const limit = filter.limit ?? 50;
   expectInteger(limit, 'limit', 1);
   if (filter.status !== undefined) expectOneOf(filter.status, RUN_STATUSES, 'status');
-  const where: string[] = [];
-  const params: unknown[] = [];
-  const add = (sql: string, value: unknown) => {
-    where.push(sql);
-    params.push(value);
-  };
-  if (filter.skill !== undefined) add('skill_id = ?', filter.skill);
-  if (filter.status !== undefined) add('status = ?', filter.status);
-  if (filter.app !== undefined) add('app = ?', filter.app);
-  if (filter.parentRunId !== undefined) add('parent_run_id = ?', filter.parentRunId);
-  if (filter.before !== undefined) add('started_at < ?', filter.before);
-  // Only the set of filters varies the SQL text, so the statement cache stays small.
-  const sql = `SELECT ${RUN_COLUMNS} FROM runs ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY started_at DESC, id LIMIT ?`;
-  return prepared<RunRecord>(db, sql)
-    .all(...params, limit)
+  const where = whereClause([
+    ['skill_id = ?', filter.skill],
+    ['status = ?', filter.status],
+    ['app = ?', filter.app],
+    ['parent_run_id = ?', filter.parentRunId],
+    ['started_at < ?', filter.before],
+  ]);
+  return prepared<RunRecord>(db, `SELECT ${RUN_COLUMNS} FROM runs ${where.sql} ORDER BY started_at DESC, id LIMIT ?`)
+    .all(...where.params, limit)
     .map(toRunRow);
 }
 

@@ -1,6 +1,6 @@
 import { StoreError } from './errors';
 import { toJson } from './json';
-import { cachedTransaction, prepared, type StoreDb } from './statements';
+import { cachedTransaction, prepared, whereClause, type StoreDb } from './statements';
 import { expectInteger, expectOptionalText, expectText } from './validate';
 
 /** Library document kinds the index holds. */
@@ -95,20 +95,13 @@ export function replaceSkillIndex(db: StoreDb, entries: readonly SkillIndexEntry
 
 /** Indexed entries sorted by id, optionally filtered. */
 export function listSkillIndex(db: StoreDb, filter: ListSkillIndexFilter = {}): SkillIndexRow[] {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  for (const [column, value] of [
-    ['app', filter.app],
-    ['kind', filter.kind],
-    ['interface_method', filter.interfaceMethod],
-  ] as const) {
-    if (value === undefined) continue;
-    where.push(`${column} = ?`);
-    params.push(value);
-  }
-  const sql = `SELECT * FROM skill_index ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY skill_id`;
-  return prepared<SkillIndexRecord>(db, sql)
-    .all(...params)
+  const where = whereClause([
+    ['app = ?', filter.app],
+    ['kind = ?', filter.kind],
+    ['interface_method = ?', filter.interfaceMethod],
+  ]);
+  return prepared<SkillIndexRecord>(db, `SELECT * FROM skill_index ${where.sql} ORDER BY skill_id`)
+    .all(...where.params)
     .map(toSkillIndexRow);
 }
 

@@ -1,15 +1,13 @@
 import { Command } from 'commander';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ActionMediator } from '../../../../src/shared/ports/mediation';
+import { describe, expect, it } from 'vitest';
 import { registerAgentCommands } from '../../../../src/main/cli/commands/agent';
 import type { AgentCommandContext } from '../../../../src/main/cli/commands/agentContext';
 import { registerRetrieveCommand } from '../../../../src/main/cli/commands/retrieve';
-import { GraphExecutor } from '../../../../src/main/services/executor';
 import { loadLibrary } from '../../../../src/main/services/library/YamlLibraryLoader';
+import { testExecutor } from '../../../helpers/executor';
 import { fakeDesktop } from '../../../helpers/fakeDesktop';
-import { loadCassette, ReplayServer } from '../../../fixtures/replay-server/ReplayServer';
-
-const allow: ActionMediator = { check: async () => ({ effect: 'allow' }) };
+import { loadCassette } from '../../../fixtures/replay-server/ReplayServer';
+import { useReplayServer } from '../../../helpers/replay';
 
 async function cli(argv: string[]) {
   const out: string[] = [];
@@ -25,13 +23,7 @@ async function cli(argv: string[]) {
     },
     loadLibrary: async () => loaded,
     agentEnvironment: async () => ({
-      runner: new GraphExecutor({
-        library: loaded.library,
-        desktop: fake.desktop,
-        mediator: allow,
-        clock: { now: Date.now, sleep: async () => {} },
-        pollMs: 1,
-      }),
+      runner: testExecutor({ library: loaded.library, desktop: fake.desktop }),
       platform: 'linux',
       llm: {},
     }),
@@ -44,13 +36,7 @@ async function cli(argv: string[]) {
 }
 
 describe('src/main/cli/commands/agent', () => {
-  let server: ReplayServer;
-  let baseURL: string;
-  beforeAll(async () => {
-    server = new ReplayServer();
-    baseURL = await server.start();
-  });
-  afterAll(async () => server.close());
+  const replay = useReplayServer();
 
   it('completes a chained goal with the offline planner and prints the outcome', async () => {
     const r = await cli(['agent', 'open', 'mousepad', 'then', 'type', 'hi', 'then', 'save', 'it', 'as', '/tmp/x.txt', '--dry-run']);
@@ -74,14 +60,14 @@ describe('src/main/cli/commands/agent', () => {
   });
 
   it('drives the model planner given by flags, against the replayed server', async () => {
-    server.load(loadCassette('agent-write-file'));
+    replay.server.load(loadCassette('agent-write-file'));
     const r = await cli([
       'agent',
       'write hello to /tmp/skilldesk-agent-test/hello.txt',
       '--dry-run',
       '--json',
       '--base-url',
-      baseURL,
+      replay.baseURL,
       '--model',
       'replay-model',
     ]);
@@ -91,8 +77,8 @@ describe('src/main/cli/commands/agent', () => {
   });
 
   it('probes the planner server', async () => {
-    server.load({ name: 'probe', interactions: [{ route: 'chat', stage: 'ping', respond: { content: '{"ok": true}' } }] });
-    const r = await cli(['llm', 'probe', '--base-url', baseURL, '--model', 'replay-model', '--json']);
+    replay.server.load({ name: 'probe', interactions: [{ route: 'chat', stage: 'ping', respond: { content: '{"ok": true}' } }] });
+    const r = await cli(['llm', 'probe', '--base-url', replay.baseURL, '--model', 'replay-model', '--json']);
     expect(JSON.parse(r.out)).toMatchObject({ reachable: true, modelListed: 'yes', structured: 'json_schema' });
   });
 });

@@ -1,45 +1,32 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ActionMediator } from '../../../../src/shared/ports/mediation';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { SkillLibrary } from '../../../../src/shared/skill';
 import { createAgent, MemoryAgentMemory, type AgentReport } from '../../../../src/main/services/agent';
-import { GraphExecutor } from '../../../../src/main/services/executor';
 import { loadLibrary } from '../../../../src/main/services/library/YamlLibraryLoader';
 import { OpenAiLlmClient, resolveProviderConfig, type RoleSettings } from '../../../../src/main/services/llm';
+import { testExecutor } from '../../../helpers/executor';
 import { fakeDesktop } from '../../../helpers/fakeDesktop';
-import { loadCassette, ReplayServer } from '../../../fixtures/replay-server/ReplayServer';
+import { loadCassette } from '../../../fixtures/replay-server/ReplayServer';
+import { useReplayServer } from '../../../helpers/replay';
 
-const allow: ActionMediator = { check: async () => ({ effect: 'allow' }) };
 const GOAL = 'write hello to /tmp/skilldesk-agent-test/hello.txt with notepad';
 
 describe('src/main/services/agent/LlmPlanner', () => {
   let library: SkillLibrary;
-  let server: ReplayServer;
-  let baseURL: string;
+  const replay = useReplayServer('test');
 
   beforeAll(async () => {
     library = (await loadLibrary({ builtinDir: 'skills' })).library;
   });
-  beforeEach(async () => {
-    server = new ReplayServer();
-    baseURL = await server.start();
-  });
-  afterEach(async () => server.close());
 
   async function runCassette(
     name: string,
     over: Partial<RoleSettings> = {},
   ): Promise<{ report: AgentReport; memory: MemoryAgentMemory; fake: ReturnType<typeof fakeDesktop> }> {
-    server.load(loadCassette(name));
+    replay.server.load(loadCassette(name));
     const fake = fakeDesktop();
-    const executor = new GraphExecutor({
-      library,
-      desktop: fake.desktop,
-      mediator: allow,
-      clock: { now: Date.now, sleep: async () => {} },
-      pollMs: 1,
-    });
+    const executor = testExecutor({ library, desktop: fake.desktop });
     const llm = new OpenAiLlmClient(
-      resolveProviderConfig('planner', { planner: { baseURL, model: 'replay-model', backoffMs: 10, ...over } })!,
+      resolveProviderConfig('planner', { planner: { baseURL: replay.baseURL, model: 'replay-model', backoffMs: 10, ...over } })!,
     );
     const memory = new MemoryAgentMemory();
     const { agent } = createAgent({ library, runner: executor, platform: 'linux', planner: llm, memory, sessionId: 's1' });
@@ -61,21 +48,21 @@ describe('src/main/services/agent/LlmPlanner', () => {
     expect(memory.entries).toHaveLength(1);
     expect(memory.entries[0]).toMatchObject({ outcome: 'succeeded', skill: 'TextEditor.write_file', sessionId: 's1' });
     // the second planner call saw the memory of the first step
-    const secondPlan = server.requests.filter((r) => r.stage === 'plan_step')[1]!;
+    const secondPlan = replay.server.requests.filter((r) => r.stage === 'plan_step')[1]!;
     expect(JSON.stringify(secondPlan.body.messages)).toContain('TextEditor.write_file on wine-notepad');
     // K queries were merged into the candidates shown to the re-ranker, with the basic primitives
-    const pickPrompt = JSON.stringify(server.requests.find((r) => r.stage === 'pick_skill')!.body.messages);
+    const pickPrompt = JSON.stringify(replay.server.requests.find((r) => r.stage === 'pick_skill')!.body.messages);
     expect(pickPrompt).toContain('- TextEditor.write_file (apps: mousepad, wine-notepad)');
     expect(pickPrompt).toContain('- Desktop.press_key [basic primitive');
     expect(report.accounting.llm).toMatchObject({ calls: 4, retries: 0 });
     expect(report.accounting.llm.totalTokens).toBeGreaterThan(0);
-    expect(server.remaining()).toEqual([]);
+    expect(replay.server.remaining()).toEqual([]);
   });
 
   it('re-asks the re-ranker with the valid ids when it names an unknown skill', async () => {
     const { report } = await runCassette('agent-unknown-skill');
     expect(report.outcome).toBe('finished');
-    const picks = server.requests.filter((r) => r.stage === 'pick_skill');
+    const picks = replay.server.requests.filter((r) => r.stage === 'pick_skill');
     expect(picks).toHaveLength(2);
     expect(JSON.stringify(picks[1]!.body.messages.at(-1))).toMatch(
       /Expected `choice` to be one of the candidate ids .*got `TextEditor.save_file`/,
@@ -85,7 +72,7 @@ describe('src/main/services/agent/LlmPlanner', () => {
   it('re-asks the configurator with the domain error when an argument is out of its domain', async () => {
     const { report } = await runCassette('agent-out-of-domain');
     expect(report.outcome).toBe('finished');
-    const cfgs = server.requests.filter((r) => r.stage === 'configure_args');
+    const cfgs = replay.server.requests.filter((r) => r.stage === 'configure_args');
     expect(JSON.stringify(cfgs[1]!.body.messages.at(-1))).toContain(
       'Expected `path` to be an absolute POSIX path, got `hello.txt` (string)',
     );
@@ -101,13 +88,13 @@ describe('src/main/services/agent/LlmPlanner', () => {
     expect(memory.entries[0]!.summary).toMatch(/after 3 answers/);
     expect(fake.inputCalls()).toEqual([]);
     // the failure was shown to the planner for reflection
-    expect(JSON.stringify(server.requests.at(-1)!.body.messages)).toContain('invalid_args');
+    expect(JSON.stringify(replay.server.requests.at(-1)!.body.messages)).toContain('invalid_args');
   });
 
   it('re-asks after malformed JSON from the planner', async () => {
     const { report } = await runCassette('agent-malformed-json');
     expect(report.outcome).toBe('finished');
-    const plans = server.requests.filter((r) => r.stage === 'plan_step');
+    const plans = replay.server.requests.filter((r) => r.stage === 'plan_step');
     expect(JSON.stringify(plans[1]!.body.messages.at(-1))).toMatch(/Expected the model to answer with JSON/);
   });
 

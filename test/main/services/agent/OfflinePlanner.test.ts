@@ -1,13 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ActionMediator } from '../../../../src/shared/ports/mediation';
 import type { SkillLibrary } from '../../../../src/shared/skill';
 import { createAgent, MemoryAgentMemory, OfflinePlanner, splitGoal } from '../../../../src/main/services/agent';
-import { GraphExecutor } from '../../../../src/main/services/executor';
 import { loadLibrary } from '../../../../src/main/services/library/YamlLibraryLoader';
 import { HybridRetriever } from '../../../../src/main/services/retrieval';
+import { testExecutor } from '../../../helpers/executor';
 import { fakeDesktop } from '../../../helpers/fakeDesktop';
-
-const allow: ActionMediator = { check: async () => ({ effect: 'allow' }) };
 
 describe('src/main/services/agent/OfflinePlanner', () => {
   let library: SkillLibrary;
@@ -71,13 +68,7 @@ describe('src/main/services/agent/OfflinePlanner', () => {
 
   it('runs the plan through the executor and ends unmapped without touching anything when a part cannot be mapped', async () => {
     const fake = fakeDesktop();
-    const runner = new GraphExecutor({
-      library,
-      desktop: fake.desktop,
-      mediator: allow,
-      clock: { now: Date.now, sleep: async () => {} },
-      pollMs: 1,
-    });
+    const runner = testExecutor({ library, desktop: fake.desktop });
     const memory = new MemoryAgentMemory();
     const { agent } = createAgent({ library, runner, platform: 'linux', memory });
     const ok = await agent.run('open mousepad then type hi then save it as /tmp/d.txt', { dryRun: true });

@@ -2,14 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ActionMediator } from '../../../../src/shared/ports/mediation';
 import { createAgent, SqliteAgentMemory, SqliteAgentRunRecorder } from '../../../../src/main/services/agent';
-import { GraphExecutor } from '../../../../src/main/services/executor';
 import { loadLibrary } from '../../../../src/main/services/library/YamlLibraryLoader';
 import { getRun, listMemory, listRuns, openStore, SqliteRunJournal } from '../../../../src/main/services/store';
+import { testExecutor } from '../../../helpers/executor';
 import { fakeDesktop } from '../../../helpers/fakeDesktop';
-
-const allow: ActionMediator = { check: async () => ({ effect: 'allow' }) };
 
 describe('src/main/services/agent/SqliteAgentStore', () => {
   const dirs: string[] = [];
@@ -20,13 +17,10 @@ describe('src/main/services/agent/SqliteAgentStore', () => {
     dirs.push(dir);
     const { library } = await loadLibrary({ builtinDir: 'skills' });
     let store = openStore({ dataDir: dir });
-    const runner = new GraphExecutor({
+    const runner = testExecutor({
       library,
       desktop: fakeDesktop().desktop,
-      mediator: allow,
       journal: new SqliteRunJournal(store.db),
-      clock: { now: Date.now, sleep: async () => {} },
-      pollMs: 1,
     });
     const { agent } = createAgent({
       library,

@@ -83,4 +83,28 @@ describe('src/main/services/desktop/RecordingDesktop', () => {
     expect(r.stdout).toBe('ran x,y');
     expect(rec.actions()).toEqual([{ op: 'script', interpreter: 'bash', script: 'echo', args: ['x', 'y'], timeoutMs: 1000 }]);
   });
+
+  it('tells onCall of each call before its effect, so a fixture can react to it', async () => {
+    const dialog: WindowInfo = { ...notepad, id: 'w2', title: 'Save changes?' };
+    const seen: string[] = [];
+    const rec = createRecordingDesktop({
+      windows: [notepad, dialog],
+      onCall: (call) => {
+        seen.push(`${call.op} with ${rec.calls.length} recorded`);
+        // The click closes the dialog.
+        if (call.op === 'click') rec.windows.splice(1, 1);
+      },
+    });
+    await rec.desktop.input.click({ x: 1, y: 1 }, 'left', 1);
+    expect(seen).toEqual(['click with 0 recorded']);
+    expect((await rec.desktop.windows.list()).map((w) => w.id)).toEqual(['w1']);
+  });
+
+  it('moves focus with setActiveWindow without recording a call', async () => {
+    const rec = createRecordingDesktop({ windows: [notepad, { ...notepad, id: 'w2', title: 'Terminal' }] });
+    expect((await rec.desktop.windows.active())?.id).toBe('w1');
+    rec.setActiveWindow('w2');
+    expect((await rec.desktop.windows.active())?.title).toBe('Terminal');
+    expect(rec.actions()).toEqual([]);
+  });
 });

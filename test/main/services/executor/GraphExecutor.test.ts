@@ -1,20 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
-import { GraphExecutor, MemoryRunJournal, type RunEvent } from '../../../../src/main/services/executor';
+import { MemoryRunJournal, type RunEvent } from '../../../../src/main/services/executor';
 import type { ActionMediator, ActionRequest } from '../../../../src/shared/ports/mediation';
-import { LibraryDocSchema, SkillLibrary } from '../../../../src/shared/skill';
+import { libraryOf, testExecutor } from '../../../helpers/executor';
 import { fakeDesktop, win } from '../../../helpers/fakeDesktop';
-
-const allow: ActionMediator = { check: async () => ({ effect: 'allow' }) };
-const noSleep = { now: () => Date.now(), sleep: async () => {} };
-
-function library(...yamls: string[]): SkillLibrary {
-  const lib = new SkillLibrary(
-    yamls.map((y, i) => ({ doc: LibraryDocSchema.parse(parse(y)), source: { file: `doc${i}.yaml`, origin: 'builtin' as const } })),
-  );
-  expect(lib.errors).toEqual([]);
-  return lib;
-}
 
 const EDITOR = `
 kind: interface
@@ -82,19 +70,18 @@ graph:
 `;
 
 function setup(opts: { running?: boolean; files?: Record<string, string> } = {}) {
-  const lib = library(EDITOR, APP('ed1'), APP('ed2'), TYPE('ed1'), SAVE('ed1'), TYPE('ed2'), SAVE('ed2'));
+  const lib = libraryOf(EDITOR, APP('ed1'), APP('ed2'), TYPE('ed1'), SAVE('ed1'), TYPE('ed2'), SAVE('ed2'));
   const fake = fakeDesktop({
     windows: opts.running ? [win('w1', 'doc - ed1', 'ed1')] : [],
     ...(opts.files && { files: opts.files }),
-    onLaunch: (cmd) => win(`w-${cmd}`, `new - ${cmd}`, cmd),
+    launchWindows: { ed1: win('w-ed1', 'new - ed1', 'ed1'), ed2: win('w-ed2', 'new - ed2', 'ed2') },
   });
   const journal = new MemoryRunJournal();
   return {
     lib,
     fake,
     journal,
-    exec: (mediator: ActionMediator = allow) =>
-      new GraphExecutor({ library: lib, desktop: fake.desktop, mediator, journal, clock: noSleep, pollMs: 1 }),
+    exec: (mediator?: ActionMediator) => testExecutor({ library: lib, desktop: fake.desktop, journal, ...(mediator && { mediator }) }),
   };
 }
 
@@ -137,7 +124,7 @@ describe('src/main/services/executor/GraphExecutor', () => {
 
   it('infers the app from the focused window when none is named', async () => {
     const { exec, fake } = setup({ running: true });
-    fake.setActive('w1');
+    fake.setActiveWindow('w1');
     const r = await exec().run({ skill: 'Editor.type', args: { text: 'z' } });
     expect(r.app).toBe('ed1');
     expect(r.skillId).toBe('ed1.type');
@@ -185,7 +172,7 @@ describe('src/main/services/executor/GraphExecutor', () => {
 
   it('passes resolved templates and the active window to the mediator', async () => {
     const { exec, fake } = setup({ running: true });
-    fake.setActive('w1');
+    fake.setActiveWindow('w1');
     const seen: ActionRequest[] = [];
     await exec({ check: async (r) => (seen.push(r), { effect: 'allow' }) }).run({ skill: 'ed1.type', args: { text: 'secret' } });
     const typing = seen.find((s) => s.primitive.action === 'type_text')!;
@@ -198,7 +185,7 @@ describe('src/main/services/executor/GraphExecutor', () => {
     const { loadLibrary } = await import('../../../../src/main/services/library/YamlLibraryLoader');
     const { library: lib } = await loadLibrary({ builtinDir: 'skills' });
     const fake = fakeDesktop();
-    const r = await new GraphExecutor({ library: lib, desktop: fake.desktop, mediator: allow, clock: noSleep }).run({
+    const r = await testExecutor({ library: lib, desktop: fake.desktop }).run({
       skill: 'TextEditor.write_file',
       app: 'wine-notepad',
       args: { path: '/tmp/x y.txt', text: 'a\tb' },

@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
-import { GraphExecutor } from '../../../../src/main/services/executor';
 import { primitiveNeeds } from '../../../../src/main/services/permissions/primitiveNeeds';
 import type { Grounder } from '../../../../src/shared/ports/grounding';
-import type { ActionMediator } from '../../../../src/shared/ports/mediation';
-import { LibraryDocSchema, PrimitiveSchema, SkillLibrary } from '../../../../src/shared/skill';
+import { PrimitiveSchema } from '../../../../src/shared/skill';
+import { libraryOf, testExecutor } from '../../../helpers/executor';
 import { fakeDesktop, win } from '../../../helpers/fakeDesktop';
-
-const allow: ActionMediator = { check: async () => ({ effect: 'allow' }) };
-const noSleep = { now: () => Date.now(), sleep: async () => {} };
 
 const APP = `
 kind: app
@@ -40,17 +35,14 @@ graph:
 `;
 
 function setup(opts: { clickCloses: boolean }) {
-  const library = new SkillLibrary(
-    [APP, DISMISS].map((y, i) => ({ doc: LibraryDocSchema.parse(parse(y)), source: { file: `d${i}.yaml`, origin: 'builtin' as const } })),
-  );
-  expect(library.errors).toEqual([]);
+  const library = libraryOf(APP, DISMISS);
   const fake = fakeDesktop({ windows: [win('w1', 'Save changes?', 'box')] });
   fake.hooks.beforeInput = (call) => {
     const closes = (call.op === 'click' && opts.clickCloses) || (call.op === 'key' && call.key === 'Escape');
     if (closes) fake.windows.splice(0, fake.windows.length);
   };
   const grounder: Grounder = { locate: async () => ({ found: true, point: { x: 5, y: 7 }, source: 'ocr', confidence: 1 }) };
-  const exec = new GraphExecutor({ library, desktop: fake.desktop, mediator: allow, grounder, clock: noSleep, pollMs: 1 });
+  const exec = testExecutor({ library, desktop: fake.desktop, grounder });
   return { fake, exec, library };
 }
 

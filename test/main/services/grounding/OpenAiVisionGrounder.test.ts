@@ -1,25 +1,24 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Grounder } from '../../../../src/shared/ports/grounding';
 import { ChainedGrounder, OpenAiVisionGrounder, smartResize, toSentPixels } from '../../../../src/main/services/grounding';
 import { OpenAiLlmClient, resolveProviderConfig, type RoleSettings } from '../../../../src/main/services/llm';
-import { ReplayServer } from '../../../fixtures/replay-server/ReplayServer';
+import { useReplayServer } from '../../../helpers/replay';
 
 const png = new Uint8Array(readFileSync('test/fixtures/grounding/dialog.png'));
 const screenshot = { width: 480, height: 200, png };
 
 describe('src/main/services/grounding/OpenAiVisionGrounder', () => {
-  let server: ReplayServer;
-  let baseURL: string;
-  beforeAll(async () => {
-    server = new ReplayServer();
-    baseURL = await server.start();
-  });
-  afterAll(async () => server.close());
+  const replay = useReplayServer();
   const client = (over: Partial<RoleSettings> = {}) =>
-    new OpenAiLlmClient(resolveProviderConfig('grounder', { grounder: { baseURL, model: 'ui-tars', maxRetries: 0, ...over } })!);
+    new OpenAiLlmClient(
+      resolveProviderConfig('grounder', { grounder: { baseURL: replay.baseURL, model: 'ui-tars', maxRetries: 0, ...over } })!,
+    );
   const answer = (content: object) =>
-    server.load({ name: 'v', interactions: [{ route: 'chat', stage: 'locate_element', respond: { content: JSON.stringify(content) } }] });
+    replay.server.load({
+      name: 'v',
+      interactions: [{ route: 'chat', stage: 'locate_element', respond: { content: JSON.stringify(content) } }],
+    });
 
   it('sends the screenshot as an image and maps 0-1000 answers to screen pixels', async () => {
     answer({ found: true, x: 760, y: 765 });
@@ -28,7 +27,7 @@ describe('src/main/services/grounding/OpenAiVisionGrounder', () => {
       { screenshot },
     );
     expect(r).toEqual({ found: true, source: 'vision', confidence: 0.5, point: { x: 365, y: 153 } });
-    const sent = server.requests.at(-1)!.body.messages[1].content;
+    const sent = replay.server.requests.at(-1)!.body.messages[1].content;
     expect(sent[1].image_url.url).toMatch(/^data:image\/png;base64,iVBOR/);
     expect(sent[0].text).toMatch(/0-1000 scale/);
   });
@@ -61,7 +60,7 @@ describe('src/main/services/grounding/OpenAiVisionGrounder', () => {
       found: false,
       reason: /outside the 480x200 image/,
     });
-    server.load({
+    replay.server.load({
       name: 'v',
       interactions: [{ route: 'chat', stage: 'locate_element', respond: { status: 500, body: { error: { message: 'boom' } } } }],
     });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { crop, decodePng, encodePng, findLabel, TesseractOcrGrounder, type OcrWord } from '../../../../src/main/services/grounding';
+import { findLabel, TesseractOcrGrounder, type OcrWord } from '../../../../src/main/services/grounding';
+import { crop, decodePng, encodePng } from '../../../../src/main/services/image';
 
 const png = new Uint8Array(readFileSync('test/fixtures/grounding/dialog.png'));
 const screenshot = { width: 480, height: 200, png };

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   LlmError,
@@ -8,26 +8,21 @@ import {
   resolveProviderConfig,
   type RoleSettings,
 } from '../../../../src/main/services/llm';
-import { ReplayServer } from '../../../fixtures/replay-server/ReplayServer';
+import { useReplayServer } from '../../../helpers/replay';
 
 const Pick = z.object({ skill: z.string(), reason: z.string() });
 
 describe('src/main/services/llm/OpenAiLlmClient', () => {
-  let server: ReplayServer;
-  let baseURL: string;
+  const replay = useReplayServer('test');
   const client = (over: Partial<RoleSettings> = {}) =>
     new OpenAiLlmClient(
-      resolveProviderConfig('planner', { planner: { preset: 'custom', baseURL, model: 'replay-model', backoffMs: 10, ...over } })!,
+      resolveProviderConfig('planner', {
+        planner: { preset: 'custom', baseURL: replay.baseURL, model: 'replay-model', backoffMs: 10, ...over },
+      })!,
     );
 
-  beforeEach(async () => {
-    server = new ReplayServer();
-    baseURL = await server.start();
-  });
-  afterEach(async () => server.close());
-
   it('returns validated structured output and accounts its tokens when the server answers with JSON schema', async () => {
-    server.load({
+    replay.server.load({
       name: 't',
       interactions: [
         {
@@ -46,13 +41,13 @@ describe('src/main/services/llm/OpenAiLlmClient', () => {
       messages: [{ role: 'user', content: 'pick' }],
     });
     expect(out).toEqual({ skill: 'TextEditor.save_as', reason: 'saves' });
-    expect(server.requests[0]!.body.response_format.type).toBe('json_schema');
-    expect(server.requests[0]!.body.response_format.json_schema.schema.required).toEqual(['skill', 'reason']);
+    expect(replay.server.requests[0]!.body.response_format.type).toBe('json_schema');
+    expect(replay.server.requests[0]!.body.response_format.json_schema.schema.required).toEqual(['skill', 'reason']);
     expect(meter.totals()).toMatchObject({ calls: 1, promptTokens: 120, completionTokens: 9, totalTokens: 129, retries: 0 });
   });
 
   it('retries after a 429 honouring retry-after-ms, then succeeds', async () => {
-    server.load({
+    replay.server.load({
       name: 't',
       interactions: [
         {
@@ -68,13 +63,13 @@ describe('src/main/services/llm/OpenAiLlmClient', () => {
     const res = await client().chat({ meter, messages: [{ role: 'user', content: 'hi' }] });
     expect(res.text).toBe('hello');
     expect(Date.now() - t0).toBeGreaterThanOrEqual(50);
-    expect(server.requests.filter((r) => r.path.endsWith('/chat/completions'))).toHaveLength(3);
+    expect(replay.server.requests.filter((r) => r.path.endsWith('/chat/completions'))).toHaveLength(3);
     expect(meter.records[0]).toMatchObject({ attempts: 3, outcome: 'ok' });
   });
 
   it('fails with llm.rate_limited after the retry budget is spent', async () => {
     const r429 = { route: 'chat' as const, respond: { status: 429, body: { error: { message: 'quota' } } } };
-    server.load({ name: 't', interactions: [r429, r429, r429] });
+    replay.server.load({ name: 't', interactions: [r429, r429, r429] });
     const err = await client({ maxRetries: 2 })
       .chat({ messages: [{ role: 'user', content: 'hi' }] })
       .catch((e: unknown) => e);
@@ -84,7 +79,7 @@ describe('src/main/services/llm/OpenAiLlmClient', () => {
   });
 
   it('times out with llm.timeout when the server answers too late', async () => {
-    server.load({ name: 't', interactions: [{ route: 'chat', respond: { content: 'late', delayMs: 3000 } }] });
+    replay.server.load({ name: 't', interactions: [{ route: 'chat', respond: { content: 'late', delayMs: 3000 } }] });
     const t0 = Date.now();
     const err = await client({ timeoutMs: 200, maxRetries: 0 })
       .chat({ messages: [{ role: 'user', content: 'hi' }] })
@@ -94,7 +89,7 @@ describe('src/main/services/llm/OpenAiLlmClient', () => {
   });
 
   it('stops with llm.aborted when the caller cancels during a slow answer', async () => {
-    server.load({ name: 't', interactions: [{ route: 'chat', respond: { content: 'late', delayMs: 3000 } }] });
+    replay.server.load({ name: 't', interactions: [{ route: 'chat', respond: { content: 'late', delayMs: 3000 } }] });
     const ac = new AbortController();
     setTimeout(() => ac.abort(), 100);
     const err = await client()
@@ -104,7 +99,10 @@ describe('src/main/services/llm/OpenAiLlmClient', () => {
   });
 
   it('reports malformed JSON with the raw answer when the model breaks the format', async () => {
-    server.load({ name: 't', interactions: [{ route: 'chat', respond: { content: '{"skill": "TextEditor.save_as", "reason": ' } }] });
+    replay.server.load({
+      name: 't',
+      interactions: [{ route: 'chat', respond: { content: '{"skill": "TextEditor.save_as", "reason": ' } }],
+    });
     const err = await client()
       .structured({ name: 'pick_skill', schema: Pick, messages: [{ role: 'user', content: 'pick' }] })
       .catch((e: unknown) => e);
@@ -113,7 +111,7 @@ describe('src/main/services/llm/OpenAiLlmClient', () => {
   });
 
   it('falls back to JSON mode when the server rejects json_schema', async () => {
-    server.load({
+    replay.server.load({
       name: 't',
       disabled: ['json_schema'],
       interactions: [{ route: 'chat', stage: 'pick_skill', respond: { content: 'Sure! ```json\n{"skill":"x.y","reason":"r"}\n```' } }],
@@ -129,12 +127,12 @@ describe('src/main/services/llm/OpenAiLlmClient', () => {
     });
     expect(out.skill).toBe('x.y');
     expect(c.mode).toBe('json_object');
-    expect(server.requests.at(-1)!.body.response_format).toEqual({ type: 'json_object' });
-    expect(server.requests.at(-1)!.body.messages[0].content).toMatch(/JSON Schema/);
+    expect(replay.server.requests.at(-1)!.body.response_format).toEqual({ type: 'json_object' });
+    expect(replay.server.requests.at(-1)!.body.messages[0].content).toMatch(/JSON Schema/);
   });
 
   it('sends no Authorization header for a keyless local server, and never echoes a key in errors', async () => {
-    server.load({
+    replay.server.load({
       name: 't',
       interactions: [
         { route: 'chat', respond: { content: 'ok' } },
@@ -142,22 +140,24 @@ describe('src/main/services/llm/OpenAiLlmClient', () => {
       ],
     });
     await client().chat({ messages: [{ role: 'user', content: 'hi' }] });
-    expect(server.requests[0]!.headers.authorization).toBeUndefined();
+    expect(replay.server.requests[0]!.headers.authorization).toBeUndefined();
     const keyed = client({ apiKey: 'sk-secret-abcdefgh1234' });
     const err = (await keyed.chat({ messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e)) as LlmError;
-    expect(server.requests[1]!.headers.authorization).toBe('Bearer sk-secret-abcdefgh1234');
+    expect(replay.server.requests[1]!.headers.authorization).toBe('Bearer sk-secret-abcdefgh1234');
     expect(err.code).toBe('llm.auth');
     expect(`${err.message} ${JSON.stringify(err.info)}`).not.toContain('sk-secret-abcdefgh1234');
   });
 
   it('sends the key in the api-key header for Azure OpenAI', async () => {
-    server.load({ name: 't', interactions: [{ route: 'chat', respond: { content: 'ok' } }] });
+    replay.server.load({ name: 't', interactions: [{ route: 'chat', respond: { content: 'ok' } }] });
     const c = new OpenAiLlmClient(
-      resolveProviderConfig('planner', { planner: { preset: 'azure', baseURL, apiKey: 'azure-key-123456', model: 'gpt-4o' } })!,
+      resolveProviderConfig('planner', {
+        planner: { preset: 'azure', baseURL: replay.baseURL, apiKey: 'azure-key-123456', model: 'gpt-4o' },
+      })!,
     );
     await c.chat({ messages: [{ role: 'user', content: 'hi' }] });
-    expect(server.requests[0]!.headers['api-key']).toBe('azure-key-123456');
-    expect(server.requests[0]!.headers.authorization).toBeUndefined();
+    expect(replay.server.requests[0]!.headers['api-key']).toBe('azure-key-123456');
+    expect(replay.server.requests[0]!.headers.authorization).toBeUndefined();
   });
 
   it('embeds texts in order and probes what the server supports', async () => {
@@ -165,7 +165,11 @@ describe('src/main/services/llm/OpenAiLlmClient', () => {
     const [a, b] = await c.embed(['save the file', 'calculate 2 + 2']);
     expect(a).toHaveLength(64);
     expect(a).not.toEqual(b);
-    server.load({ name: 't', disabled: ['images'], interactions: [{ route: 'chat', stage: 'ping', respond: { content: '{"ok":true}' } }] });
+    replay.server.load({
+      name: 't',
+      disabled: ['images'],
+      interactions: [{ route: 'chat', stage: 'ping', respond: { content: '{"ok":true}' } }],
+    });
     const caps = await probeCapabilities(c);
     expect(caps).toMatchObject({
       reachable: true,

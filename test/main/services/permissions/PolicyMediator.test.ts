@@ -2,26 +2,16 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
-import { GraphExecutor } from '../../../../src/main/services/executor';
 import { createPolicyMediator, MemoryAuditSink, PolicyMediator } from '../../../../src/main/services/permissions';
 import { iterateAudit, openStore, verifyAuditChain } from '../../../../src/main/services/store';
 import { PermissionSession, type WorkspacePolicy } from '../../../../src/shared/permissions';
 import type { PermissionPrompt, PermissionPrompter, PromptResult } from '../../../../src/shared/ports/prompter';
-import { LibraryDocSchema, SkillLibrary } from '../../../../src/shared/skill';
+import type { SkillLibrary } from '../../../../src/shared/skill';
+import { libraryOf, testExecutor } from '../../../helpers/executor';
 import { fakeDesktop, win } from '../../../helpers/fakeDesktop';
 
-const noSleep = { now: () => Date.now(), sleep: async () => {} };
 const env = { folders: { home: '/home/u' }, pathStyle: 'posix' as const, utcOffsetMinutes: 0 };
 const workspace: WorkspacePolicy = { version: 1, entries: [], trust: {}, folders: {} };
-
-function library(...yamls: string[]): SkillLibrary {
-  const lib = new SkillLibrary(
-    yamls.map((y, i) => ({ doc: LibraryDocSchema.parse(parse(y)), source: { file: `doc${i}.yaml`, origin: 'builtin' as const } })),
-  );
-  expect(lib.errors).toEqual([]);
-  return lib;
-}
 
 /** Answers prompts from a script and records what was asked. */
 class ScriptedPrompter implements PermissionPrompter {
@@ -123,16 +113,16 @@ function setup(lib: SkillLibrary, prompter: PermissionPrompter, audit = new Memo
 
 describe('src/main/services/permissions/PolicyMediator', () => {
   it('denies input and stops the run when focus moves to another app, before the next keystroke', async () => {
-    const lib = library(EDITOR, APP('ed', 'ed'), TYPE('ed'));
+    const lib = libraryOf(EDITOR, APP('ed', 'ed'), TYPE('ed'));
     const fake = fakeDesktop({ windows: [win('1', 'notes - ed', 'ed', 'ed'), win('2', 'Terminal', 'xterm', 'xterm')] });
     // After the first keystroke batch, another app's window takes focus.
     let typed = 0;
     fake.hooks.beforeInput = () => {
       typed++;
-      if (typed === 2) fake.setActive('2');
+      if (typed === 2) fake.setActiveWindow('2');
     };
     const { mediator, audit } = setup(lib, new ScriptedPrompter([]));
-    const result = await new GraphExecutor({ library: lib, desktop: fake.desktop, mediator, clock: noSleep }).run({
+    const result = await testExecutor({ library: lib, desktop: fake.desktop, mediator }).run({
       skill: 'ed.type',
       args: { text: 'x' },
     });
@@ -153,14 +143,14 @@ describe('src/main/services/permissions/PolicyMediator', () => {
   });
 
   it('asks for a confirm, keeps an allow-for-this-session answer within the bound path, and asks again for another path', async () => {
-    const lib = library(EDITOR, APP('ed', 'ed'), TYPE('ed'), SAVE('ed', "{ paths: ['${path}'] }"));
+    const lib = libraryOf(EDITOR, APP('ed', 'ed'), TYPE('ed'), SAVE('ed', "{ paths: ['${path}'] }"));
     const fake = fakeDesktop({ windows: [win('1', 'notes - ed', 'ed', 'ed')] });
     const prompter = new ScriptedPrompter([
       { answer: 'allow_session', by: 'user' },
       { answer: 'deny', by: 'user' },
     ]);
     const { mediator, audit, session } = setup(lib, prompter);
-    const exec = new GraphExecutor({ library: lib, desktop: fake.desktop, mediator, clock: noSleep });
+    const exec = testExecutor({ library: lib, desktop: fake.desktop, mediator });
     const first = await exec.run({ skill: 'ed.save', args: { path: '/tmp/a.txt' } });
     expect(first.status).toBe('succeeded');
     expect(prompter.asked).toHaveLength(1);
@@ -198,10 +188,10 @@ describe('src/main/services/permissions/PolicyMediator', () => {
   });
 
   it('denies when nobody can answer a confirm', async () => {
-    const lib = library(EDITOR, APP('ed', 'ed'), TYPE('ed'), SAVE('ed', "{ paths: ['${path}'] }"));
+    const lib = libraryOf(EDITOR, APP('ed', 'ed'), TYPE('ed'), SAVE('ed', "{ paths: ['${path}'] }"));
     const fake = fakeDesktop({ windows: [win('1', 'notes - ed', 'ed', 'ed')] });
     const { mediator, audit } = setup(lib, new ScriptedPrompter([{ answer: 'deny', by: 'no_user' }]));
-    const r = await new GraphExecutor({ library: lib, desktop: fake.desktop, mediator, clock: noSleep }).run({
+    const r = await testExecutor({ library: lib, desktop: fake.desktop, mediator }).run({
       skill: 'ed.save',
       args: { path: '/tmp/a.txt' },
     });
@@ -212,10 +202,10 @@ describe('src/main/services/permissions/PolicyMediator', () => {
   });
 
   it("refuses a call whose callee holds more than the caller (file.write outside the caller's folder)", async () => {
-    const lib = library(EDITOR, APP('ed', 'ed'), TYPE('ed'), SAVE('ed', "{ paths: ['${path}'] }"));
+    const lib = libraryOf(EDITOR, APP('ed', 'ed'), TYPE('ed'), SAVE('ed', "{ paths: ['${path}'] }"));
     const fake = fakeDesktop({ windows: [win('1', 'notes - ed', 'ed', 'ed')] });
     const { mediator, audit } = setup(lib, new ScriptedPrompter([]));
-    const exec = new GraphExecutor({ library: lib, desktop: fake.desktop, mediator, clock: noSleep });
+    const exec = testExecutor({ library: lib, desktop: fake.desktop, mediator });
     const outside = await exec.run({ skill: 'Editor.write', app: 'ed', args: { text: 'hi', path: '/tmp/x.txt' } });
     expect(outside.status).toBe('failed');
     expect(outside.error?.code).toBe('permission.callee_exceeds_caller');
@@ -226,10 +216,10 @@ describe('src/main/services/permissions/PolicyMediator', () => {
   });
 
   it('denies a script whose inferred network upload is not declared, naming what it found', async () => {
-    const lib = library(APP('ed', 'ed').replace('implements: [Editor]', 'implements: []'), SCRIPTED);
+    const lib = libraryOf(APP('ed', 'ed').replace('implements: [Editor]', 'implements: []'), SCRIPTED);
     const fake = fakeDesktop({ windows: [win('1', 'notes - ed', 'ed', 'ed')] });
     const { mediator } = setup(lib, new ScriptedPrompter([]));
-    const r = await new GraphExecutor({ library: lib, desktop: fake.desktop, mediator, clock: noSleep }).run({ skill: 'ed.backup' });
+    const r = await testExecutor({ library: lib, desktop: fake.desktop, mediator }).run({ skill: 'ed.backup' });
     expect(r.status).toBe('failed');
     expect(r.error?.message).toMatch(/web\.post on https:\/\/backup\.example\.com\/up/);
     expect(fake.calls.some((c) => c.op === 'script')).toBe(false);
@@ -238,10 +228,10 @@ describe('src/main/services/permissions/PolicyMediator', () => {
   it("writes every decision to the store's audit table as a verifiable hash chain", async () => {
     const store = openStore({ file: join(mkdtempSync(join(tmpdir(), 'perm-audit-')), 'skilldesk.db') });
     try {
-      const lib = library(EDITOR, APP('ed', 'ed'), TYPE('ed'));
+      const lib = libraryOf(EDITOR, APP('ed', 'ed'), TYPE('ed'));
       const fake = fakeDesktop({ windows: [win('1', 'notes - ed', 'ed', 'ed')] });
       const { mediator } = createPolicyMediator({ library: lib, prompter: new ScriptedPrompter([]), db: store.db, workspace, env });
-      const r = await new GraphExecutor({ library: lib, desktop: fake.desktop, mediator, clock: noSleep, sessionId: 'sess-1' }).run({
+      const r = await testExecutor({ library: lib, desktop: fake.desktop, mediator, sessionId: 'sess-1' }).run({
         skill: 'ed.type',
         args: { text: 'secret words' },
       });
@@ -262,7 +252,7 @@ describe('src/main/services/permissions/PolicyMediator', () => {
   });
 
   it('caps context.load of an untrusted skill to a confirm', async () => {
-    const lib = library(
+    const lib = libraryOf(
       APP('ed', 'ed').replace('implements: [Editor]', 'implements: []'),
       SCRIPTED.replace('app: ed\n', 'app: ed\ntrust: untrusted\n'),
     );
@@ -289,10 +279,10 @@ graph:
   nodes:
     a: { action: type_text, text: '\${url}' }
 `;
-    const lib = library(APP('ed', 'ed').replace('implements: [Editor]', 'implements: []'), VISIT);
+    const lib = libraryOf(APP('ed', 'ed').replace('implements: [Editor]', 'implements: []'), VISIT);
     const fake = fakeDesktop({ windows: [win('1', 'browser - ed', 'ed', 'ed')] });
     const { mediator } = setup(lib, new ScriptedPrompter([]));
-    const exec = new GraphExecutor({ library: lib, desktop: fake.desktop, mediator, clock: noSleep });
+    const exec = testExecutor({ library: lib, desktop: fake.desktop, mediator });
     expect((await exec.run({ skill: 'ed.visit', args: { url: 'https://docs.example.com/a' } })).status).toBe('succeeded');
     const bad = await exec.run({ skill: 'ed.visit', args: { url: 'https://evil.example.net/' } });
     expect(bad.status).toBe('failed');

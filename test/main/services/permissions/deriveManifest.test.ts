@@ -1,9 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import { loadLibrary } from '../../../../src/main/services/library/YamlLibraryLoader';
 import { checkSkillManifest, deriveManifest, enforceManifests } from '../../../../src/main/services/permissions';
-import { LibraryDocSchema, SkillLibrary } from '../../../../src/shared/skill';
+import { libraryOf } from '../../../helpers/executor';
 
 const APP = `
 kind: app
@@ -54,14 +53,6 @@ const SAVE = skill(
   'implements: Notes.save',
 );
 
-function library(...yamls: string[]): SkillLibrary {
-  const lib = new SkillLibrary(
-    yamls.map((y, i) => ({ doc: LibraryDocSchema.parse(parse(y)), source: { file: `doc${i}.yaml`, origin: 'builtin' as const } })),
-  );
-  expect(lib.errors).toEqual([]);
-  return lib;
-}
-
 describe('src/main/services/permissions/deriveManifest', () => {
   it('finds every shipped skill declared exactly enough (no errors)', async () => {
     const { library } = await loadLibrary({ builtinDir: join(__dirname, '../../../../skills') });
@@ -71,7 +62,7 @@ describe('src/main/services/permissions/deriveManifest', () => {
   });
 
   it("derives a composite's needs through its callees, with the callee's app as ${app} and its path as the call passes it", () => {
-    const lib = library(NOTES, APP, SAVE);
+    const lib = libraryOf(NOTES, APP, SAVE);
     const d = deriveManifest(lib.skills.get('Notes.archive')!, lib);
     expect(d.needs.map((n) => [n.capability, n.scopes])).toEqual([
       ['file.write', ['/srv/archive/${name}.txt']],
@@ -87,7 +78,7 @@ describe('src/main/services/permissions/deriveManifest', () => {
   });
 
   it('reports input to an app the manifest does not name, over-declared entries and constraints that cannot apply', () => {
-    const lib = library(
+    const lib = libraryOf(
       APP.replace('implements: [Notes]', 'implements: []'),
       skill(
         'typer',
@@ -105,7 +96,7 @@ describe('src/main/services/permissions/deriveManifest', () => {
   });
 
   it('derives script capabilities by inference and rejects scripts it cannot analyse', () => {
-    const lib = library(
+    const lib = libraryOf(
       APP.replace('implements: [Notes]', 'implements: []'),
       skill(
         'upload',
@@ -132,7 +123,7 @@ describe('src/main/services/permissions/deriveManifest', () => {
   });
 
   it('removes under-declared skills from the library with a problem on their permissions, keeping the rest', () => {
-    const lib = library(NOTES, APP, SAVE);
+    const lib = libraryOf(NOTES, APP, SAVE);
     const problems = enforceManifests(lib);
     expect(lib.skills.has('Notes.archive')).toBe(false);
     expect(lib.skills.has('ed.save')).toBe(true);
@@ -143,7 +134,7 @@ describe('src/main/services/permissions/deriveManifest', () => {
   });
 
   it('derives web.navigate for URL arguments and the script of a command-computed domain', () => {
-    const lib = library(
+    const lib = libraryOf(
       APP.replace('implements: [Notes]', 'implements: []'),
       skill(
         'visit',

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { inferScript, type ScriptLanguage, type ScriptReader } from '../../../../src/main/services/permissions/inference';
+import { inferScript, type ScriptReader } from '../../../../src/main/services/permissions/inference';
+import { INTERPRETERS } from '../../../../src/shared/skill/interpreters';
 
 // Fragments of real syntax in every language, glued at random: the analysers must answer (or fail closed), never throw.
 const FRAGMENTS = [
@@ -56,9 +57,8 @@ const noFiles: ScriptReader = { read: () => undefined, resolve: (d, p) => `${d}/
 
 describe('src/main/services/permissions/inference (robustness)', () => {
   it('never throws on arbitrary input in any language, and reports why when it cannot analyse (property)', () => {
-    const langs: ScriptLanguage[] = ['bash', 'sh', 'powershell', 'cmd', 'python', 'node'];
     fc.assert(
-      fc.property(arbSource, fc.constantFrom(...langs), (src, lang) => {
+      fc.property(arbSource, fc.constantFrom(...INTERPRETERS), (src, lang) => {
         const r = inferScript(src, lang, { reader: noFiles });
         expect(r.ok).toBe(r.errors.length === 0);
         // inferScript fails closed when an analyser throws; here that would still be a bug to fix.

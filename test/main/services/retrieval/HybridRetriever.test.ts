@@ -1,20 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { SkillLibrary } from '../../../../src/shared/skill';
 import { loadLibrary } from '../../../../src/main/services/library/YamlLibraryLoader';
 import { OpenAiLlmClient, resolveProviderConfig, UsageMeter } from '../../../../src/main/services/llm';
 import { HybridRetriever, llmEmbedder, MemoryEmbeddingCache, skillCards, stem } from '../../../../src/main/services/retrieval';
-import { ReplayServer } from '../../../fixtures/replay-server/ReplayServer';
+import { useReplayServer } from '../../../helpers/replay';
 
 describe('src/main/services/retrieval/HybridRetriever', () => {
   let library: SkillLibrary;
-  let server: ReplayServer;
-  let baseURL: string;
+  const replay = useReplayServer();
   beforeAll(async () => {
     library = (await loadLibrary({ builtinDir: 'skills' })).library;
-    server = new ReplayServer();
-    baseURL = await server.start();
   });
-  afterAll(async () => server.close());
 
   it('makes one card per interface method with the apps that implement it on the platform', () => {
     const cards = skillCards(library, 'linux');
@@ -46,7 +42,9 @@ describe('src/main/services/retrieval/HybridRetriever', () => {
   });
 
   it('adds cosine similarity from the embedder and caches vectors by text hash and model', async () => {
-    const client = new OpenAiLlmClient(resolveProviderConfig('embedder', { embedder: { baseURL, model: 'replay-embed' } })!);
+    const client = new OpenAiLlmClient(
+      resolveProviderConfig('embedder', { embedder: { baseURL: replay.baseURL, model: 'replay-embed' } })!,
+    );
     const meter = new UsageMeter();
     const cache = new MemoryEmbeddingCache();
     const r = HybridRetriever.fromLibrary(library, { platform: 'linux', embedder: llmEmbedder(client, meter), cache });
@@ -54,11 +52,11 @@ describe('src/main/services/retrieval/HybridRetriever', () => {
     expect(r.mode).toBe('hybrid');
     expect(hits[0]!.semantic).toBeTypeOf('number');
     expect(hits[0]!.card.ref).toBe('TextEditor.open_file');
-    const embedRequests = server.requests.filter((q) => q.path.endsWith('/embeddings')).length;
+    const embedRequests = replay.server.requests.filter((q) => q.path.endsWith('/embeddings')).length;
     // a second retriever over the same cache embeds only the new query
     const r2 = HybridRetriever.fromLibrary(library, { platform: 'linux', embedder: llmEmbedder(client, meter), cache });
     await r2.retrieve('open a file in the editor');
-    expect(server.requests.filter((q) => q.path.endsWith('/embeddings')).length).toBe(embedRequests);
+    expect(replay.server.requests.filter((q) => q.path.endsWith('/embeddings')).length).toBe(embedRequests);
     expect(cache.hits).toBeGreaterThan(r.cards.length);
     expect(meter.totals().byStage.embed!.calls).toBeGreaterThan(0);
   });

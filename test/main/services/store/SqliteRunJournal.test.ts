@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
-import { GraphExecutor } from '../../../../src/main/services/executor';
 import { getRun, getSteps, listRuns, SqliteRunJournal } from '../../../../src/main/services/store';
 import type { ActionMediator } from '../../../../src/shared/ports/mediation';
-import { LibraryDocSchema, SkillLibrary } from '../../../../src/shared/skill';
+import { libraryOf, testExecutor } from '../../../helpers/executor';
 import { fakeDesktop, win } from '../../../helpers/fakeDesktop';
 import { useTempStores } from './helpers/tempDir';
 
@@ -43,19 +41,8 @@ graph:
 ];
 
 function executor(journal: SqliteRunJournal, mediator: ActionMediator) {
-  const library = new SkillLibrary(
-    DOCS.map((y, i) => ({ doc: LibraryDocSchema.parse(parse(y)), source: { file: `doc${i}.yaml`, origin: 'builtin' as const } })),
-  );
-  expect(library.errors).toEqual([]);
   const fake = fakeDesktop({ windows: [win('w1', 'doc - ed', 'ed')] });
-  return new GraphExecutor({
-    library,
-    desktop: fake.desktop,
-    mediator,
-    journal,
-    clock: { now: () => Date.now(), sleep: async () => {} },
-    pollMs: 1,
-  });
+  return testExecutor({ library: libraryOf(...DOCS), desktop: fake.desktop, mediator, journal });
 }
 
 describe('src/main/services/store/SqliteRunJournal', () => {

@@ -1,9 +1,11 @@
 import type { PermissionTarget } from '../../../../shared/permissions/policy';
 import type { Capability } from '../../../../shared/permissions/taxonomy';
+import type { Interpreter } from '../../../../shared/skill/interpreters';
 
 /** Static capability inference: what a script or command may do, found without running it or any model. */
 
-export type ScriptLanguage = 'bash' | 'sh' | 'powershell' | 'cmd' | 'python' | 'node';
+/** The languages the analysers read: the interpreters run_script names. */
+export type ScriptLanguage = Interpreter;
 
 export interface InferredCapability {
   capability: Capability;
