@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { join, sep } from 'node:path';
 import { type z } from 'zod';
 import { SkillDeskError } from '../../shared/errors';
-import type { AuditQuery, AuditView, CoreApi, DirectoryView, GrantView, LibraryView, RunEventView, SettingsInput } from '../../shared/ipc';
+import type { AuditQuery, AuditView, CoreApi, DirectoryView, GrantView, LibraryView, SettingsInput } from '../../shared/ipc';
 import type { Core } from '../core/Core';
 import { builtinSkillsDir } from '../core/paths';
 import { HybridRetriever } from '../services/retrieval';
@@ -87,7 +87,7 @@ export class CoreApiAdapter implements CoreApi {
       dryRun: r.dryRun,
       signal: r.signal,
       screenshotEveryStep: r.screenshotEveryStep,
-      onEvent: (e) => r.onEvent(e as RunEventView),
+      onEvent: r.onEvent,
       ...(r.app && { app: r.app }),
     });
   }

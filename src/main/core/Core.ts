@@ -4,15 +4,8 @@ import { dirname, join } from 'node:path';
 import type { Desktop } from '../../shared/ports/desktop';
 import type { Grounder } from '../../shared/ports/grounding';
 import type { ActionMediator } from '../../shared/ports/mediation';
-import {
-  GraphExecutor,
-  type RunError,
-  type RunJournal,
-  type RunRequest,
-  type RunResult,
-  type RunStatus,
-  type StepRecord,
-} from '../services/executor';
+import type { RunDetail, RunResult, RunSummary } from '../../shared/run';
+import { GraphExecutor, type RunJournal, type RunRequest } from '../services/executor';
 import { loadLibrary, type LibrarySources, type LoadedLibrary } from '../services/library/YamlLibraryLoader';
 import { enforceManifests } from '../services/permissions';
 import type { StoreDb } from '../services/store';
@@ -25,23 +18,6 @@ export async function loadCheckedLibrary(sources: LibrarySources): Promise<Loade
   return { ...loaded, problems: [...loaded.problems, ...enforceManifests(loaded.library)] };
 }
 
-/** A recorded run with its trajectory, as read back from the store. */
-export interface RunView {
-  id: string;
-  skillId: string;
-  app?: string;
-  status: RunStatus | 'running';
-  dryRun: boolean;
-  startedAt: number;
-  endedAt?: number;
-  args: Record<string, unknown>;
-  result?: unknown;
-  error?: RunError;
-  parentRunId?: string;
-  goal?: string;
-  steps: StepRecord[];
-}
-
 export interface RunFilter {
   limit?: number;
   skill?: string;
@@ -51,9 +27,9 @@ export interface RunFilter {
 /** Persistent runs: written through the journal, read back for `runs` and the UI. */
 export interface RunRepository {
   journal: RunJournal;
-  list(filter: RunFilter): Omit<RunView, 'steps'>[];
+  list(filter: RunFilter): RunSummary[];
   /** By id or unique id prefix. */
-  get(idOrPrefix: string): RunView | undefined;
+  get(idOrPrefix: string): RunDetail | undefined;
 }
 
 /** How the core is assembled; every side effect is a factory so shells choose their adapters. */
@@ -150,11 +126,11 @@ export class Core {
     return executor.run(request);
   }
 
-  listRuns(filter: RunFilter = {}): Omit<RunView, 'steps'>[] {
+  listRuns(filter: RunFilter = {}): RunSummary[] {
     return this.options.runs?.list(filter) ?? [];
   }
 
-  getRun(idOrPrefix: string): RunView | undefined {
+  getRun(idOrPrefix: string): RunDetail | undefined {
     return this.options.runs?.get(idOrPrefix);
   }
 

@@ -1,5 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { IpcError, RunEventView, RunResultView, SkillDeskBridge, SkillDetail, StepView } from '../../../../shared/ipc';
+import type { IpcError, RunEventView, RunResultView, RunStatusView, SkillDeskBridge, SkillDetail, StepView } from '../../../../shared/ipc';
 import { checkArg, type ArgValue } from '../../../../shared/skill';
 
 /** A step of the live trajectory: running until its `step_finished` arrives. */
@@ -21,7 +21,7 @@ export interface LiveRun {
   runId: string;
   skillId: string;
   app?: string;
-  status: 'running' | RunResultView['status'];
+  status: RunStatusView;
   steps: LiveStep[];
   /** The node executing now (highlighted in the graph), by skill. */
   current?: { skillId: string; nodeId: string };
