@@ -6,6 +6,7 @@ import { SkillDeskError } from '../../shared/errors';
 import type { AuditQuery, AuditView, CoreApi, DirectoryView, GrantView, LibraryView, SettingsInput } from '../../shared/ipc';
 import type { Core } from '../core/Core';
 import { builtinSkillsDir } from '../core/paths';
+import { desktopAvailability, hostPlatform } from '../services/desktop';
 import { HybridRetriever } from '../services/retrieval';
 import { listAudit, listGrants, revokeGrant, type StoreDb } from '../services/store';
 import { runGoal } from './GoalRunner';
@@ -19,8 +20,6 @@ export interface CoreApiAdapterOptions {
   /** The store (audit, grants, settings). */
   db: StoreDb;
   version: string;
-  /** Session grants held by the permission engine, when one is wired. */
-  sessionGrants?: { list(): GrantView[]; revoke(id: string): boolean };
 }
 
 /** How many audit rows a query scans (the filters run over them). */
@@ -33,14 +32,13 @@ export class CoreApiAdapter implements CoreApi {
   constructor(private readonly o: CoreApiAdapterOptions) {}
 
   async info() {
-    const desktop: 'available' | 'unavailable' = process.platform !== 'linux' || process.env.DISPLAY ? 'available' : 'unavailable';
     return {
       version: this.o.version,
-      platform: process.platform,
+      platform: hostPlatform(),
       sessionId: this.o.core.sessionId,
       dataDir: this.o.core.options.dataDir,
       userSkillsDir: this.o.core.userSkillsDir,
-      desktop,
+      desktop: desktopAvailability(),
     };
   }
 
@@ -130,13 +128,13 @@ export class CoreApiAdapter implements CoreApi {
       grantedAt: g.grantedAt,
       expiresAt: g.expiresAt,
     }));
-    return [...(this.o.sessionGrants?.list() ?? []), ...persistent];
+    return [...this.o.core.sessionGrants.list(), ...persistent];
   }
 
   async revokeGrant(id: string): Promise<boolean> {
     const m = /^p(\d+)$/.exec(id);
     if (m) return revokeGrant(this.o.db, Number(m[1])) === 'revoked';
-    return this.o.sessionGrants?.revoke(id) ?? false;
+    return this.o.core.sessionGrants.revoke(id);
   }
 
   async listAudit(q: z.output<typeof AuditQuery>): Promise<AuditView[]> {

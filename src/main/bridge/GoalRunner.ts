@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { RunEventView, RunResultView, StepView } from '../../shared/ipc';
-import type { Platform } from '../../shared/skill';
 import type { Core } from '../core/Core';
 import { createAgent, SqliteAgentMemory, SqliteAgentRunRecorder, type AgentEvent, type AgentReport } from '../services/agent';
 import type { RunEvent } from '../services/executor';
 import { savedLlmSettings } from '../core/llmSettings';
+import { hostPlatform } from '../services/desktop';
 import { OpenAiLlmClient, resolveProviderConfig } from '../services/llm';
 import { llmEmbedder, SqliteEmbeddingCache } from '../services/retrieval';
 import type { StoreDb } from '../services/store';
@@ -19,7 +19,7 @@ export interface GoalRequest {
   env?: Record<string, string | undefined>;
 }
 
-const platform = (): Platform => (process.platform === 'win32' ? 'win32' : process.platform === 'darwin' ? 'darwin' : 'linux');
+const platform = hostPlatform;
 
 function describeAction(e: Extract<AgentEvent, { type: 'action' }>): string {
   const a = e.action;

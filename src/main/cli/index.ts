@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { SkillDeskError } from '../../shared/errors';
 import type { Core } from '../core/Core';
 import { createNodeCore } from '../core/createNodeCore';
+import { hostPlatform } from '../services/desktop';
 import { defaultDataDir } from '../services/store';
 import { getSetting } from '../services/store';
 import type { LlmSettings } from '../services/llm';
@@ -37,7 +38,7 @@ export function buildProgram(output: Output = stdio, state = { exitCode: 0 }): {
       const c = await ctx.core();
       return {
         runner: { run: (r) => c.runSkill(r) },
-        platform: process.platform === 'win32' ? 'win32' : process.platform === 'darwin' ? 'darwin' : 'linux',
+        platform: hostPlatform(),
         sessionId: c.sessionId,
         ...(c.db && { db: c.db }),
         ...(c.db && { llm: getSetting<LlmSettings>(c.db, 'llm') }),

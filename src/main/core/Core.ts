@@ -10,6 +10,7 @@ import { loadLibrary, type LibrarySources, type LoadedLibrary } from '../service
 import { enforceManifests } from '../services/permissions';
 import type { StoreDb } from '../services/store';
 import { builtinSkillsDir, packageRoot } from './paths';
+import type { SessionGrants } from './permissions';
 import { loadReliability, type ReliabilityFigures } from './reliability';
 
 /** Loads the library and leaves out skills whose graph needs more than their manifest declares (SkillGuard). */
@@ -46,6 +47,8 @@ export interface CoreOptions {
   createDryRunDesktop: () => Desktop;
   /** The mediator for a run; dry runs get the same one so denials show up before anything is touched. */
   createMediator: (core: Core) => ActionMediator;
+  /** Grants answered "allow for this session" by the mediator's session, when it keeps one. */
+  sessionGrants?: SessionGrants;
   /** Where runs are recorded (the SQLite store); runs are not kept when absent. */
   runs?: RunRepository;
   /** The open SQLite store (memory, audit, grants, settings); absent in purely in-memory cores. */
@@ -78,6 +81,11 @@ export class Core {
   /** The store's connection, for services that keep their own tables (memory, audit, settings). */
   get db(): StoreDb | undefined {
     return this.options.db;
+  }
+
+  /** This session's grants ("allow for this session"); none when the mediator keeps no session. */
+  get sessionGrants(): SessionGrants {
+    return this.options.sessionGrants ?? { list: () => [], revoke: () => false };
   }
 
   get userSkillsDir(): string {

@@ -14,6 +14,7 @@ import {
   type ProviderPreset,
   type RoleSettings,
 } from '../../services/llm';
+import { hostPlatform } from '../../services/desktop';
 import { HybridRetriever, llmEmbedder, SqliteEmbeddingCache } from '../../services/retrieval';
 import { agentExitCode, describeAgentEvent, type AgentCommandContext } from './agentContext';
 
@@ -103,11 +104,8 @@ Examples:
         throw new SkillDeskError('cli.bad_option', `Expected \`--max-steps\` to be a positive integer, got \`${o.maxSteps}\``);
       const { library } = await ctx.loadLibrary();
       if (o.planOnly) {
-        const planner = new OfflinePlanner(
-          library,
-          HybridRetriever.fromLibrary(library, { platform: process.platform as 'linux' }),
-          process.platform as 'linux',
-        );
+        const platform = hostPlatform();
+        const planner = new OfflinePlanner(library, HybridRetriever.fromLibrary(library, { platform }), platform);
         const plan = await planner.plan(goal);
         ctx.out(
           o.json

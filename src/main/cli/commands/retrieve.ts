@@ -2,7 +2,8 @@ import { Option, type Command } from 'commander';
 import { SkillDeskError } from '../../../shared/errors';
 import { createLlmClient, llmSettingsFromEnv } from '../../services/llm';
 import { HybridRetriever, llmEmbedder, SqliteEmbeddingCache } from '../../services/retrieval';
-import type { Platform } from '../../../shared/skill';
+import { PlatformSchema } from '../../../shared/skill';
+import { hostPlatform } from '../../services/desktop';
 import type { AgentCommandContext } from './agentContext';
 
 /** `retrieve "<query>" [--top N] [--json]`: the skills the agent would consider, lexical or hybrid. */
@@ -29,9 +30,10 @@ Examples:
       const top = Number(o.top);
       if (!Number.isInteger(top) || top < 1)
         throw new SkillDeskError('cli.bad_option', `Expected \`--top\` to be a positive integer, got \`${o.top}\``);
-      const platform = (o.platform ?? process.platform) as Platform;
-      if (!['linux', 'win32', 'darwin'].includes(platform))
-        throw new SkillDeskError('cli.bad_option', `Expected \`--platform\` to be linux, win32 or darwin, got \`${platform}\``);
+      const parsed = PlatformSchema.safeParse(o.platform ?? hostPlatform());
+      if (!parsed.success)
+        throw new SkillDeskError('cli.bad_option', `Expected \`--platform\` to be linux, win32 or darwin, got \`${o.platform}\``);
+      const platform = parsed.data;
       const { library } = await ctx.loadLibrary();
       const client = o.lexical ? undefined : createLlmClient('embedder', llmSettingsFromEnv());
       let db;

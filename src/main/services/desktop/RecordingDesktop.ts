@@ -1,5 +1,6 @@
 import type { Desktop, Rect, ScriptRequest, ScriptResult, WindowInfo } from '../../../shared/ports/desktop';
 import { DesktopError } from './errors';
+import { hostPlatform } from './hostPlatform';
 import { encodePng } from './PngEncoder';
 
 /** One recorded call: `op` names it (`type`, `hotkey`, `focus`, `clipboard.read`...), the rest are its arguments. */
@@ -163,8 +164,4 @@ export function createRecordingDesktop(options: RecordingDesktopOptions = {}): R
       calls.length = 0;
     },
   };
-}
-
-function hostPlatform(): Desktop['platform'] {
-  return process.platform === 'win32' || process.platform === 'darwin' ? process.platform : 'linux';
 }
