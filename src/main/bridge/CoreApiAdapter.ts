@@ -12,7 +12,7 @@ import { listAudit, listGrants, revokeGrant, type StoreDb } from '../services/st
 import { runGoal } from './GoalRunner';
 import { listDirectory } from './listDirectory';
 import { compositionView, libraryView, skillDetail } from './libraryViews';
-import { saveSettings, settingsView, testProvider } from './settingsApi';
+import { saveSettings, settingsView, testProvider } from '../core/settings';
 import { saveUserSkill } from './UserSkillWriter';
 
 export interface CoreApiAdapterOptions {
@@ -91,7 +91,7 @@ export class CoreApiAdapter implements CoreApi {
   }
 
   async runGoal(r: Parameters<NonNullable<CoreApi['runGoal']>>[0]) {
-    return runGoal({ core: this.o.core, db: this.o.db, goal: r.goal, dryRun: r.dryRun, signal: r.signal, onEvent: r.onEvent });
+    return runGoal({ core: this.o.core, goal: r.goal, dryRun: r.dryRun, signal: r.signal, onEvent: r.onEvent });
   }
 
   async listRuns(filter: { limit: number; skill?: string }) {

@@ -5,9 +5,10 @@ import { TerminalPrompter } from '../services/permissions';
 import { createRecordingDesktop } from '../services/desktop/RecordingDesktop';
 import { createLlmClient, type LlmClient } from '../services/llm';
 import { openStore } from '../services/store';
-import { savedLlmSettings } from './llmSettings';
 import { Core, type CoreOptions } from './Core';
+import { modelSettings } from './modelSettings';
 import { corePermissions } from './permissions';
+import { readDefaultApps } from './settings';
 import { SqliteRunRepository } from './SqliteRunRepository';
 
 export interface NodeCoreOptions {
@@ -31,7 +32,7 @@ export async function createNodeCore(opts: NodeCoreOptions): Promise<Core> {
   const store = openStore({ dataDir: opts.dataDir, ...(opts.nativeBinding && { nativeBinding: opts.nativeBinding }) });
   const sessionId = randomUUID();
   const permissions = corePermissions({ dataDir: opts.dataDir, prompter: opts.prompter ?? new TerminalPrompter() });
-  const grounder = lazyGrounder(() => createLlmClient('grounder', savedLlmSettings(store.db)));
+  const grounder = lazyGrounder(() => createLlmClient('grounder', modelSettings(store.db)));
   const core: Core = new Core({
     dataDir: opts.dataDir,
     sessionId,
@@ -43,6 +44,8 @@ export async function createNodeCore(opts: NodeCoreOptions): Promise<Core> {
     sessionGrants: permissions.sessionGrants,
     runs: new SqliteRunRepository(store.db, sessionId),
     grounder,
+    // Read at each run, so a default app chosen in Settings applies to the next run.
+    defaultApps: () => readDefaultApps(store.db),
     close: () => {
       void grounder.close();
       store.close();
