@@ -5,15 +5,13 @@ import { type z } from 'zod';
 import { SkillDeskError } from '../../shared/errors';
 import type { AuditQuery, AuditView, CoreApi, DirectoryView, GrantView, LibraryView, SettingsInput } from '../../shared/ipc';
 import type { Core } from '../core/Core';
-import { builtinSkillsDir } from '../core/paths';
 import { desktopAvailability, hostPlatform } from '../services/desktop';
 import { HybridRetriever } from '../services/retrieval';
 import { listAudit, listGrants, revokeGrant, type StoreDb } from '../services/store';
 import { runGoal } from './GoalRunner';
 import { listDirectory } from './listDirectory';
-import { compositionView, libraryView, skillDetail } from './libraryViews';
+import { compositionView, coreLibraryView, coreSkillDetail } from '../core/libraryViews';
 import { saveSettings, settingsView, testProvider } from '../core/settings';
-import { saveUserSkill } from './UserSkillWriter';
 
 export interface CoreApiAdapterOptions {
   core: Core;
@@ -42,10 +40,8 @@ export class CoreApiAdapter implements CoreApi {
     };
   }
 
-  async library(): Promise<LibraryView> {
-    const { library, problems } = await this.o.core.loadLibrary();
-    const reliability = this.o.core.reliability();
-    return libraryView(library, reliability.problem ? [...problems, reliability.problem] : problems, (id) => reliability.bySkill.get(id));
+  library(): Promise<LibraryView> {
+    return coreLibraryView(this.o.core);
   }
 
   async reloadLibrary(): Promise<LibraryView> {
@@ -64,17 +60,12 @@ export class CoreApiAdapter implements CoreApi {
     return compositionView((await this.o.core.loadLibrary()).library);
   }
 
-  async getSkill(id: string) {
-    const { library } = await this.o.core.loadLibrary();
-    const skill = library.skills.get(id);
-    if (!skill) throw new SkillDeskError('skill.not_found', `No skill \`${id}\` in the library; reload the library if you just added it.`);
-    return skillDetail(library, skill, this.o.core.reliability().bySkill.get(id));
+  getSkill(id: string) {
+    return coreSkillDetail(this.o.core, id);
   }
 
   async saveUserSkill(doc: Record<string, unknown>) {
-    const builtinDir = this.o.core.options.builtinSkillsDir ?? builtinSkillsDir();
-    const { path, id } = await saveUserSkill({ builtinDir, userDir: this.o.core.userSkillsDir, doc });
-    await this.o.core.reloadLibrary();
+    const { path, id } = await this.o.core.saveUserSkill({ doc }, { savedBy: 'the SkillDesk graph editor' });
     return { path, skill: await this.getSkill(id) };
   }
 

@@ -6,18 +6,12 @@ import type { Grounder } from '../../shared/ports/grounding';
 import type { ActionMediator } from '../../shared/ports/mediation';
 import type { RunDetail, RunResult, RunSummary } from '../../shared/run';
 import { GraphExecutor, type RunJournal, type RunRequest } from '../services/executor';
-import { loadLibrary, type LibrarySources, type LoadedLibrary } from '../services/library/YamlLibraryLoader';
-import { enforceManifests } from '../services/permissions';
+import type { LoadedLibrary } from '../services/library/YamlLibraryLoader';
 import type { StoreDb } from '../services/store';
 import { builtinSkillsDir, packageRoot } from './paths';
 import type { SessionGrants } from './permissions';
+import { loadCheckedLibrary, saveUserSkill, type SkillSaveInput } from './skills';
 import { loadReliability, type ReliabilityFigures } from './reliability';
-
-/** Loads the library and leaves out skills whose graph needs more than their manifest declares (SkillGuard). */
-export async function loadCheckedLibrary(sources: LibrarySources): Promise<LoadedLibrary> {
-  const loaded = await loadLibrary(sources);
-  return { ...loaded, problems: [...loaded.problems, ...enforceManifests(loaded.library)] };
-}
 
 export interface RunFilter {
   limit?: number;
@@ -92,18 +86,29 @@ export class Core {
     return this.options.userSkillsDir ?? join(this.options.dataDir, 'skills');
   }
 
+  get builtinSkillsDir(): string {
+    return this.options.builtinSkillsDir ?? builtinSkillsDir();
+  }
+
   /** The library, loaded once; `reloadLibrary` re-reads the files. */
   loadLibrary(): Promise<LoadedLibrary> {
-    this.libraryPromise ??= loadCheckedLibrary({
-      builtinDir: this.options.builtinSkillsDir ?? builtinSkillsDir(),
-      userDir: this.userSkillsDir,
-    });
+    this.libraryPromise ??= loadCheckedLibrary({ builtinDir: this.builtinSkillsDir, userDir: this.userSkillsDir });
     return this.libraryPromise;
   }
 
   reloadLibrary(): Promise<LoadedLibrary> {
     this.libraryPromise = undefined;
     return this.loadLibrary();
+  }
+
+  /**
+   * Installs a skill in the user folder through the same checked load as startup (see
+   * `saveUserSkill`), then reloads the library so the new skill is the one that runs.
+   */
+  async saveUserSkill(input: SkillSaveInput, o: { savedBy?: string } = {}): Promise<{ path: string; id: string }> {
+    const saved = await saveUserSkill({ builtinDir: this.builtinSkillsDir, userDir: this.userSkillsDir }, input, o);
+    await this.reloadLibrary();
+    return saved;
   }
 
   /** The live desktop, built on first use. */
