@@ -6,12 +6,12 @@ import { SkillDeskError } from '../../shared/errors';
 import type { AuditQuery, AuditView, CoreApi, DirectoryView, GrantView, LibraryView, SettingsInput } from '../../shared/ipc';
 import type { Core } from '../core/Core';
 import { desktopAvailability, hostPlatform } from '../services/desktop';
-import { HybridRetriever } from '../services/retrieval';
-import { listAudit, listGrants, revokeGrant, type StoreDb } from '../services/store';
+import { listAudit, type StoreDb } from '../services/store';
 import { runGoal } from './GoalRunner';
 import { listDirectory } from './listDirectory';
-import { compositionView, coreLibraryView, coreSkillDetail } from '../core/libraryViews';
-import { saveSettings, settingsView, testProvider } from '../core/settings';
+import { compositionView, coreLibraryView, coreSkillDetail, searchLibrary } from '../core/libraryViews';
+import { grantViews, revokeGrantView } from '../core/permissions';
+import { coreSettingsView, saveSettings, testProvider } from '../core/settings';
 
 export interface CoreApiAdapterOptions {
   core: Core;
@@ -23,10 +23,12 @@ export interface CoreApiAdapterOptions {
 /** How many audit rows a query scans (the filters run over them). */
 const AUDIT_SCAN_LIMIT = 200_000;
 
-/** Serves the UI's `CoreApi` from the application core, the store and the library files. */
+/**
+ * Serves the UI's `CoreApi` from the application layer (src/main/core), which the CLI calls too:
+ * this class only maps the contract onto it. What it does itself is what only the UI needs: the
+ * screenshots and folders the renderer may read, and turning a goal into one trajectory.
+ */
 export class CoreApiAdapter implements CoreApi {
-  private retriever?: { for: unknown; retriever: HybridRetriever };
-
   constructor(private readonly o: CoreApiAdapterOptions) {}
 
   async info() {
@@ -49,11 +51,8 @@ export class CoreApiAdapter implements CoreApi {
     return this.library();
   }
 
-  async searchSkills(query: string, options: { app?: string; limit: number }) {
-    const { library } = await this.o.core.loadLibrary();
-    if (this.retriever?.for !== library) this.retriever = { for: library, retriever: HybridRetriever.fromLibrary(library) };
-    const hits = await this.retriever.retriever.retrieve(query, { top: options.limit });
-    return hits.filter((h) => !options.app || h.card.apps.includes(options.app)).map((h) => ({ skillId: h.card.ref, score: h.score }));
+  searchSkills(query: string, options: { app?: string; limit: number }) {
+    return searchLibrary(this.o.core, query, options);
   }
 
   async composition() {
@@ -110,22 +109,11 @@ export class CoreApiAdapter implements CoreApi {
   }
 
   async listGrants(): Promise<GrantView[]> {
-    const persistent = listGrants(this.o.db, { state: 'active' }).map((g): GrantView => ({
-      id: `p${g.id}`,
-      scope: 'persistent',
-      skillId: g.skillId,
-      capability: g.capability,
-      constraints: g.constraints,
-      grantedAt: g.grantedAt,
-      expiresAt: g.expiresAt,
-    }));
-    return [...this.o.core.sessionGrants.list(), ...persistent];
+    return grantViews(this.o.core.sessionGrants, this.o.db);
   }
 
   async revokeGrant(id: string): Promise<boolean> {
-    const m = /^p(\d+)$/.exec(id);
-    if (m) return revokeGrant(this.o.db, Number(m[1])) === 'revoked';
-    return this.o.core.sessionGrants.revoke(id);
+    return revokeGrantView(this.o.core.sessionGrants, this.o.db, id);
   }
 
   async listAudit(q: z.output<typeof AuditQuery>): Promise<AuditView[]> {
@@ -160,10 +148,8 @@ export class CoreApiAdapter implements CoreApi {
       }));
   }
 
-  async getSettings() {
-    const { library } = await this.o.core.loadLibrary();
-    const domains = [...library.interfaces.keys()].map((id) => ({ id, apps: library.implementers(id) }));
-    return settingsView(this.o.db, this.o.core.options.dataDir, domains);
+  getSettings() {
+    return coreSettingsView(this.o.core, this.o.db);
   }
 
   async saveSettings(input: z.output<typeof SettingsInput>) {

@@ -3,7 +3,7 @@ import type { ActionMediator } from '../../shared/ports/mediation';
 import type { PermissionPrompter } from '../../shared/ports/prompter';
 import type { SkillLibrary } from '../../shared/skill';
 import { createPolicyMediator, loadWorkspacePolicy } from '../services/permissions';
-import type { StoreDb } from '../services/store';
+import { listGrants, revokeGrant, type StoreDb } from '../services/store';
 
 /** Grants answered "allow for this session", which the Permissions screen lists and revokes. */
 export interface SessionGrants {
@@ -54,4 +54,25 @@ export function corePermissions(o: { dataDir: string; prompter: PermissionPrompt
       revoke: (id) => built?.session.revokeGrant(id, now()) ?? false,
     },
   };
+}
+
+/** Active grants as the Permissions screen lists them: this session's, then the persistent ones ("always allow") from the store. */
+export function grantViews(sessionGrants: SessionGrants, db: StoreDb): GrantView[] {
+  const persistent = listGrants(db, { state: 'active' }).map((g): GrantView => ({
+    id: `p${g.id}`,
+    scope: 'persistent',
+    skillId: g.skillId,
+    capability: g.capability,
+    constraints: g.constraints,
+    grantedAt: g.grantedAt,
+    expiresAt: g.expiresAt,
+  }));
+  return [...sessionGrants.list(), ...persistent];
+}
+
+/** Revokes a grant by the id `grantViews` gave it: `p<n>` is persistent grant n, anything else a session grant. */
+export function revokeGrantView(sessionGrants: SessionGrants, db: StoreDb, id: string): boolean {
+  const m = /^p(\d+)$/.exec(id);
+  if (m) return revokeGrant(db, Number(m[1])) === 'revoked';
+  return sessionGrants.revoke(id);
 }

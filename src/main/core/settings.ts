@@ -9,6 +9,7 @@ import {
 } from '../../shared/ipc';
 import { createLlmClient, llmSettingsFromEnv, LlmSettingsSchema, probeCapabilities, type RoleSettings } from '../services/llm';
 import { getSetting, setSetting, type StoreDb } from '../services/store';
+import type { Core } from './Core';
 import { modelSettings, readSavedLlmSettings, savedLlmSettingsForSave, SETTINGS_KEYS } from './modelSettings';
 
 /** Settings as the Settings screen shows and saves them; the CLI and the core read the same keys. */
@@ -40,6 +41,13 @@ export function settingsView(db: StoreDb, dataDir: string, domains: SettingsView
     if (s) providers[role] = providerView(s);
   }
   return { dataDir, providers, defaultApps: readDefaultApps(db), domains };
+}
+
+/** The Settings screen: the saved settings, with each domain interface and the apps that implement it for the default-app choices. */
+export async function coreSettingsView(core: Core, db: StoreDb): Promise<SettingsView> {
+  const { library } = await core.loadLibrary();
+  const domains = [...library.interfaces.keys()].map((id) => ({ id, apps: library.implementers(id) }));
+  return settingsView(db, core.options.dataDir, domains);
 }
 
 /** Applies a settings change; a provider set to null is removed, an absent `apiKey` keeps the stored one. */

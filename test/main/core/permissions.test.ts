@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Core } from '../../../src/main/core/Core';
 import { createNodeCore } from '../../../src/main/core/createNodeCore';
+import { grantViews, revokeGrantView } from '../../../src/main/core/permissions';
+import { addGrant } from '../../../src/main/services/store';
 import type { PermissionPrompter, PromptResult } from '../../../src/shared/ports/prompter';
 
 /** Answers from a script, and counts how often it was asked. */
@@ -60,5 +62,23 @@ describe('src/main/core/permissions', () => {
     const denied = await run();
     expect(prompter.asked).toBe(2);
     expect(denied.status).toBe('failed');
+  });
+
+  it('lists session grants before persistent ones, and revokes each kind by the id it listed', async () => {
+    await run();
+    const persistent = addGrant(core.db!, {
+      skillId: 'mousepad.greet',
+      capability: 'input.keyboard',
+      constraints: { apps: ['mousepad'] },
+      grantedAt: Date.now(),
+      expiresAt: null,
+    });
+    const views = grantViews(core.sessionGrants, core.db!);
+    expect(views.map((g) => g.scope)).toEqual(['session', 'persistent']);
+    expect(views[1]!.id).toBe(`p${persistent.id}`);
+    expect(revokeGrantView(core.sessionGrants, core.db!, `p${persistent.id}`)).toBe(true);
+    expect(revokeGrantView(core.sessionGrants, core.db!, views[0]!.id)).toBe(true);
+    expect(revokeGrantView(core.sessionGrants, core.db!, 'p999')).toBe(false);
+    expect(grantViews(core.sessionGrants, core.db!)).toEqual([]);
   });
 });
