@@ -27,6 +27,27 @@ const noElectron = pattern(
   ['electron', 'electron/*'],
   'Only src/main/platform and src/main/index.ts import electron; core services run without it.',
 );
+/**
+ * Forbids the files of one layer to import the folders above it. A later block replaces the
+ * rule's options for its files, so the electron ban is repeated here.
+ */
+const layer = (files, above, message) => ({
+  files: [files],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          noElectron,
+          pattern(
+            above.flatMap((d) => [`**/${d}`, `**/${d}/**`]),
+            message,
+          ),
+        ],
+      },
+    ],
+  },
+});
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', '.cache/**', 'bench/results/**'] },
@@ -91,39 +112,14 @@ export default tseslint.config(
   },
   // Layers of src/main, lowest first: services/ (domains), core/ (the application layer every
   // shell shares), then the shells' adapters bridge/ and cli/. A layer never imports one above it.
-  // (A later block replaces the rule's options for its files, so each repeats the electron ban.)
-  {
-    files: ['src/main/services/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            noElectron,
-            pattern(
-              ['**/core', '**/core/**', '**/bridge', '**/bridge/**', '**/cli', '**/cli/**'],
-              'Services are the domains below the application layer: they must not import src/main/core, bridge or cli (pass what they need in by constructor).',
-            ),
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/main/core/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            noElectron,
-            pattern(
-              ['**/bridge', '**/bridge/**', '**/cli', '**/cli/**'],
-              'src/main/core is the application layer the shells call: it must not import their adapters (bridge, cli).',
-            ),
-          ],
-        },
-      ],
-    },
-  },
+  layer(
+    'src/main/services/**/*.ts',
+    ['core', 'bridge', 'cli'],
+    'Services are the domains below the application layer: they must not import src/main/core, bridge or cli (pass what they need in by constructor).',
+  ),
+  layer(
+    'src/main/core/**/*.ts',
+    ['bridge', 'cli'],
+    'src/main/core is the application layer the shells call: it must not import their adapters (bridge, cli).',
+  ),
 );
