@@ -1,5 +1,6 @@
 // Lint rules enforce where code may run (STYLE.md): shared is pure, the renderer talks to main
-// only through the bridge, and only src/main/platform and the Electron root import electron.
+// only through the bridge, only src/main/platform and the Electron root import electron, and the
+// layers of src/main (services, core, then bridge/cli) import only downward.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
@@ -22,6 +23,31 @@ const nodeBuiltins = [
   'worker_threads',
 ];
 const pattern = (group, message) => ({ group, message });
+const noElectron = pattern(
+  ['electron', 'electron/*'],
+  'Only src/main/platform and src/main/index.ts import electron; core services run without it.',
+);
+/**
+ * Forbids the files of one layer to import the folders above it. A later block replaces the
+ * rule's options for its files, so the electron ban is repeated here.
+ */
+const layer = (files, above, message) => ({
+  files: [files],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          noElectron,
+          pattern(
+            above.flatMap((d) => [`**/${d}`, `**/${d}/**`]),
+            message,
+          ),
+        ],
+      },
+    ],
+  },
+});
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', '.cache/**', 'bench/results/**'] },
@@ -82,18 +108,18 @@ export default tseslint.config(
   {
     files: ['src/main/**/*.ts', 'src/preload/**/*.ts'],
     ignores: ['src/main/platform/**', 'src/main/index.ts', 'src/preload/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            pattern(
-              ['electron', 'electron/*'],
-              'Only src/main/platform and src/main/index.ts import electron; core services run without it.',
-            ),
-          ],
-        },
-      ],
-    },
+    rules: { 'no-restricted-imports': ['error', { patterns: [noElectron] }] },
   },
+  // Layers of src/main, lowest first: services/ (domains), core/ (the application layer every
+  // shell shares), then the shells' adapters bridge/ and cli/. A layer never imports one above it.
+  layer(
+    'src/main/services/**/*.ts',
+    ['core', 'bridge', 'cli'],
+    'Services are the domains below the application layer: they must not import src/main/core, bridge or cli (pass what they need in by constructor).',
+  ),
+  layer(
+    'src/main/core/**/*.ts',
+    ['bridge', 'cli'],
+    'src/main/core is the application layer the shells call: it must not import their adapters (bridge, cli).',
+  ),
 );

@@ -8,7 +8,6 @@ import { Dispatcher } from './bridge/Dispatcher';
 import { EventHub } from './bridge/EventHub';
 import { startHostServer, type HostServer } from './bridge/HostServer';
 import { PromptBroker } from './bridge/PromptBroker';
-import { wirePermissions } from './bridge/permissionsWiring';
 import { defaultDataDir } from './services/store';
 
 /**
@@ -54,13 +53,8 @@ export async function startHost(options: HostOptions): Promise<Host> {
     connectedClients: () => clients.count(),
     ...(options.promptTimeoutMs && { maxTimeoutMs: options.promptTimeoutMs }),
   });
-  const permissions = wirePermissions({ dataDir: options.dataDir, prompter: prompts });
-  const core = await createNodeCore({
-    dataDir: options.dataDir,
-    interactive: false,
-    overrides: { createMediator: permissions.createMediator },
-  });
-  const api = new CoreApiAdapter({ core, db: core.db!, version: packageVersion(), sessionGrants: permissions.sessionGrants });
+  const core = await createNodeCore({ dataDir: options.dataDir, interactive: false, prompter: prompts });
+  const api = new CoreApiAdapter({ core, db: core.db!, version: packageVersion() });
   const dispatcher = new Dispatcher({ core: api, hub, mode: 'host', prompts });
   const server = await startHostServer({
     dispatcher,

@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { CoreApiAdapter } from './bridge/CoreApiAdapter';
 import { Dispatcher } from './bridge/Dispatcher';
 import { EventHub } from './bridge/EventHub';
-import { wirePermissions } from './bridge/permissionsWiring';
 import { createNodeCore } from './core/createNodeCore';
 import { packageRoot } from './core/paths';
 import { packageVersion } from './host';
@@ -39,14 +38,8 @@ async function main(): Promise<void> {
   const nativeBinding = process.env.SKILLDESK_SQLITE_BINDING || undefined;
   const hub = new EventHub();
   const prompter = new NativeDialogPrompter(() => window);
-  const permissions = wirePermissions({ dataDir, prompter });
-  const core = await createNodeCore({
-    dataDir,
-    interactive: false,
-    ...(nativeBinding && { nativeBinding }),
-    overrides: { createMediator: permissions.createMediator },
-  });
-  const api = new CoreApiAdapter({ core, db: core.db!, version: packageVersion(), sessionGrants: permissions.sessionGrants });
+  const core = await createNodeCore({ dataDir, interactive: false, prompter, ...(nativeBinding && { nativeBinding }) });
+  const api = new CoreApiAdapter({ core, db: core.db!, version: packageVersion() });
   const dispatcher = new Dispatcher({ core: api, hub, mode: 'electron' });
 
   const paths = builtPaths(__dirname);

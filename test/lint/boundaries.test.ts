@@ -26,4 +26,24 @@ describe('eslint.config.mjs', () => {
     expect(await lint('src/main/services/x.ts', "import { app } from 'electron';\nexport const a = app;\n")).toHaveLength(1);
     expect(await lint('src/main/platform/x.ts', "import { app } from 'electron';\nexport const a = app;\n")).toEqual([]);
   });
+
+  it('rejects services importing the application layer or the shells', async () => {
+    for (const from of ['../../core/Core', '../../bridge/CoreApiAdapter', '../../cli/context', '../../../core/skills']) {
+      expect(await lint('src/main/services/agent/x.ts', `import { a } from '${from}';\nexport const b = a;\n`)).toEqual([
+        expect.stringContaining('Services are the domains below the application layer'),
+      ]);
+    }
+    expect(await lint('src/main/services/agent/x.ts', "import { app } from 'electron';\nexport const a = app;\n")).toHaveLength(1);
+    expect(await lint('src/main/services/agent/x.ts', "import { a } from '../store';\nexport const b = a;\n")).toEqual([]);
+  });
+
+  it('rejects the core importing the shells, and lets the shells import the core', async () => {
+    expect(await lint('src/main/core/x.ts', "import { a } from '../bridge/GoalRunner';\nexport const b = a;\n")).toEqual([
+      expect.stringContaining('src/main/core is the application layer'),
+    ]);
+    expect(await lint('src/main/core/x.ts', "import { a } from '../cli/output';\nexport const b = a;\n")).toHaveLength(1);
+    expect(await lint('src/main/core/x.ts', "import { a } from '../services/agent';\nexport const b = a;\n")).toEqual([]);
+    expect(await lint('src/main/bridge/x.ts', "import { a } from '../core/agent';\nexport const b = a;\n")).toEqual([]);
+    expect(await lint('src/main/cli/x.ts', "import { a } from '../core/agent';\nexport const b = a;\n")).toEqual([]);
+  });
 });

@@ -3,48 +3,44 @@ import { homedir } from 'node:os';
 import { join, sep } from 'node:path';
 import { type z } from 'zod';
 import { SkillDeskError } from '../../shared/errors';
-import type { AuditPage, AuditQuery, CoreApi, DirectoryView, GrantView, LibraryView, RunEventView, SettingsInput } from '../../shared/ipc';
+import type { AuditPage, AuditQuery, CoreApi, DirectoryView, GrantView, LibraryView, SettingsInput } from '../../shared/ipc';
 import type { Core } from '../core/Core';
-import { builtinSkillsDir } from '../core/paths';
-import { HybridRetriever } from '../services/retrieval';
-import { listGrants, queryAudit, revokeGrant, type StoreDb } from '../services/store';
+import { desktopAvailability, hostPlatform } from '../services/desktop';
+import { queryAudit, type StoreDb } from '../services/store';
 import { runGoal } from './GoalRunner';
 import { listDirectory } from './listDirectory';
-import { compositionView, libraryView, skillDetail } from './libraryViews';
-import { saveSettings, settingsView, testProvider } from './settingsApi';
-import { saveUserSkill } from './UserSkillWriter';
+import { compositionView, coreLibraryView, coreSkillDetail, searchLibrary } from '../core/libraryViews';
+import { grantViews, revokeGrantView } from '../core/permissions';
+import { coreSettingsView, saveSettings, testProvider } from '../core/settings';
 
 export interface CoreApiAdapterOptions {
   core: Core;
   /** The store (audit, grants, settings). */
   db: StoreDb;
   version: string;
-  /** Session grants held by the permission engine, when one is wired. */
-  sessionGrants?: { list(): GrantView[]; revoke(id: string): boolean };
 }
 
-/** Serves the UI's `CoreApi` from the application core, the store and the library files. */
+/**
+ * Serves the UI's `CoreApi` from the application layer (src/main/core), which the CLI calls too:
+ * this class only maps the contract onto it. What it does itself is what only the UI needs: the
+ * screenshots and folders the renderer may read, and turning a goal into one trajectory.
+ */
 export class CoreApiAdapter implements CoreApi {
-  private retriever?: { for: unknown; retriever: HybridRetriever };
-
   constructor(private readonly o: CoreApiAdapterOptions) {}
 
   async info() {
-    const desktop: 'available' | 'unavailable' = process.platform !== 'linux' || process.env.DISPLAY ? 'available' : 'unavailable';
     return {
       version: this.o.version,
-      platform: process.platform,
+      platform: hostPlatform(),
       sessionId: this.o.core.sessionId,
       dataDir: this.o.core.options.dataDir,
       userSkillsDir: this.o.core.userSkillsDir,
-      desktop,
+      desktop: desktopAvailability(),
     };
   }
 
-  async library(): Promise<LibraryView> {
-    const { library, problems } = await this.o.core.loadLibrary();
-    const reliability = this.o.core.reliability();
-    return libraryView(library, reliability.problem ? [...problems, reliability.problem] : problems, (id) => reliability.bySkill.get(id));
+  library(): Promise<LibraryView> {
+    return coreLibraryView(this.o.core);
   }
 
   async reloadLibrary(): Promise<LibraryView> {
@@ -52,28 +48,20 @@ export class CoreApiAdapter implements CoreApi {
     return this.library();
   }
 
-  async searchSkills(query: string, options: { app?: string; limit: number }) {
-    const { library } = await this.o.core.loadLibrary();
-    if (this.retriever?.for !== library) this.retriever = { for: library, retriever: HybridRetriever.fromLibrary(library) };
-    const hits = await this.retriever.retriever.retrieve(query, { top: options.limit });
-    return hits.filter((h) => !options.app || h.card.apps.includes(options.app)).map((h) => ({ skillId: h.card.ref, score: h.score }));
+  searchSkills(query: string, options: { app?: string; limit: number }) {
+    return searchLibrary(this.o.core, query, options);
   }
 
   async composition() {
     return compositionView((await this.o.core.loadLibrary()).library);
   }
 
-  async getSkill(id: string) {
-    const { library } = await this.o.core.loadLibrary();
-    const skill = library.skills.get(id);
-    if (!skill) throw new SkillDeskError('skill.not_found', `No skill \`${id}\` in the library; reload the library if you just added it.`);
-    return skillDetail(library, skill, this.o.core.reliability().bySkill.get(id));
+  getSkill(id: string) {
+    return coreSkillDetail(this.o.core, id);
   }
 
   async saveUserSkill(doc: Record<string, unknown>) {
-    const builtinDir = this.o.core.options.builtinSkillsDir ?? builtinSkillsDir();
-    const { path, id } = await saveUserSkill({ builtinDir, userDir: this.o.core.userSkillsDir, doc });
-    await this.o.core.reloadLibrary();
+    const { path, id } = await this.o.core.saveUserSkill({ doc }, { savedBy: 'the SkillDesk graph editor' });
     return { path, skill: await this.getSkill(id) };
   }
 
@@ -84,13 +72,13 @@ export class CoreApiAdapter implements CoreApi {
       dryRun: r.dryRun,
       signal: r.signal,
       screenshotEveryStep: r.screenshotEveryStep,
-      onEvent: (e) => r.onEvent(e as RunEventView),
+      onEvent: r.onEvent,
       ...(r.app && { app: r.app }),
     });
   }
 
   async runGoal(r: Parameters<NonNullable<CoreApi['runGoal']>>[0]) {
-    return runGoal({ core: this.o.core, db: this.o.db, goal: r.goal, dryRun: r.dryRun, signal: r.signal, onEvent: r.onEvent });
+    return runGoal({ core: this.o.core, goal: r.goal, dryRun: r.dryRun, signal: r.signal, onEvent: r.onEvent });
   }
 
   async listRuns(filter: { limit: number; skill?: string }) {
@@ -118,22 +106,11 @@ export class CoreApiAdapter implements CoreApi {
   }
 
   async listGrants(): Promise<GrantView[]> {
-    const persistent = listGrants(this.o.db, { state: 'active' }).map((g): GrantView => ({
-      id: `p${g.id}`,
-      scope: 'persistent',
-      skillId: g.skillId,
-      capability: g.capability,
-      constraints: g.constraints,
-      grantedAt: g.grantedAt,
-      expiresAt: g.expiresAt,
-    }));
-    return [...(this.o.sessionGrants?.list() ?? []), ...persistent];
+    return grantViews(this.o.core.sessionGrants, this.o.db);
   }
 
   async revokeGrant(id: string): Promise<boolean> {
-    const m = /^p(\d+)$/.exec(id);
-    if (m) return revokeGrant(this.o.db, Number(m[1])) === 'revoked';
-    return this.o.sessionGrants?.revoke(id) ?? false;
+    return revokeGrantView(this.o.core.sessionGrants, this.o.db, id);
   }
 
   async listAudit(q: z.output<typeof AuditQuery>): Promise<AuditPage> {
@@ -142,10 +119,8 @@ export class CoreApiAdapter implements CoreApi {
     return { rows: rows.map(({ argsDigest: _d, prevHash: _p, hash: _h, ...view }) => view), nextCursor };
   }
 
-  async getSettings() {
-    const { library } = await this.o.core.loadLibrary();
-    const domains = [...library.interfaces.keys()].map((id) => ({ id, apps: library.implementers(id) }));
-    return settingsView(this.o.db, this.o.core.options.dataDir, domains);
+  getSettings() {
+    return coreSettingsView(this.o.core, this.o.db);
   }
 
   async saveSettings(input: z.output<typeof SettingsInput>) {

@@ -1,25 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { RunEventView, RunResultView, StepView } from '../../shared/ipc';
-import type { Platform } from '../../shared/skill';
+import type { RunEvent } from '../../shared/run';
+import { composeAgent } from '../core/agent';
 import type { Core } from '../core/Core';
-import { createAgent, SqliteAgentMemory, SqliteAgentRunRecorder, type AgentEvent, type AgentReport } from '../services/agent';
-import type { RunEvent } from '../services/executor';
-import { savedLlmSettings } from '../core/llmSettings';
-import { OpenAiLlmClient, resolveProviderConfig } from '../services/llm';
-import { llmEmbedder, SqliteEmbeddingCache } from '../services/retrieval';
-import type { StoreDb } from '../services/store';
+import type { AgentEvent, AgentReport } from '../services/agent';
 
 export interface GoalRequest {
   core: Core;
-  db: StoreDb;
   goal: string;
   dryRun: boolean;
   signal: AbortSignal;
   onEvent: (event: RunEventView) => void;
   env?: Record<string, string | undefined>;
 }
-
-const platform = (): Platform => (process.platform === 'win32' ? 'win32' : process.platform === 'darwin' ? 'darwin' : 'linux');
 
 function describeAction(e: Extract<AgentEvent, { type: 'action' }>): string {
   const a = e.action;
@@ -71,26 +64,11 @@ export async function runGoal(r: GoalRequest): Promise<RunResultView> {
     }
   };
 
-  const env = r.env ?? process.env;
-  const settings = savedLlmSettings(r.db, env);
-  const plannerConfig = resolveProviderConfig('planner', settings, env);
-  const embedderConfig = resolveProviderConfig('embedder', settings, env);
-  const { library } = await r.core.loadLibrary();
-  const { agent } = createAgent({
-    library,
-    platform: platform(),
-    sessionId: r.core.sessionId,
-    runner: { run: (req) => r.core.runSkill({ ...req, onEvent: forward }) },
-    ...(plannerConfig && { planner: new OpenAiLlmClient(plannerConfig) }),
-    ...(embedderConfig && { embedder: llmEmbedder(new OpenAiLlmClient(embedderConfig)), embeddingCache: new SqliteEmbeddingCache(r.db) }),
-    memory: new SqliteAgentMemory(r.db),
-    recorder: new SqliteAgentRunRecorder(r.db),
-    ...(!r.dryRun && { observe: async () => (await (await r.core.desktop()).windows.active())?.title }),
-  });
+  const { agent, planner } = await composeAgent(r.core, { onRunEvent: forward, ...(r.env && { env: r.env }) });
   r.onEvent({ type: 'run_started', runId: goalId, skillId: 'agent', args: { goal: r.goal } });
   note(
-    plannerConfig
-      ? `planner: ${plannerConfig.model} at ${plannerConfig.baseURL}`
+    planner
+      ? `planner: ${planner.model} at ${planner.baseURL}`
       : 'planner: offline (matches the goal against skill intents; set a model in Settings for more)',
   );
   const report: AgentReport = await agent.run(r.goal, {

@@ -1,6 +1,5 @@
 import type { Core } from '../core/Core';
 import type { LoadedLibrary } from '../services/library/YamlLibraryLoader';
-import type { AgentEnvironment } from './commands/agentContext';
 import type { Output } from './output';
 
 /** What every command handler gets: output, exit code, and lazily built services. */
@@ -11,8 +10,6 @@ export interface CliContext extends Output {
   /** The application core (store, executor, desktop), built on first use. */
   core(): Promise<Core>;
   setExitCode(code: number): void;
-  /** What `agent` needs: a skill runner, the store, saved model settings. */
-  agentEnvironment(): Promise<AgentEnvironment>;
   /** Releases what `core()` opened (the store). */
   close(): Promise<void>;
 }

@@ -3,8 +3,6 @@ import { SkillDeskError } from '../../shared/errors';
 import type { Core } from '../core/Core';
 import { createNodeCore } from '../core/createNodeCore';
 import { defaultDataDir } from '../services/store';
-import { getSetting } from '../services/store';
-import type { LlmSettings } from '../services/llm';
 import { registerAgentCommands } from './commands/agent';
 import { registerAuditCommands } from './commands/audit';
 import { registerPermissionsCommands } from './commands/permissions';
@@ -32,17 +30,6 @@ export function buildProgram(output: Output = stdio, state = { exitCode: 0 }): {
     loadLibrary: async () => (await ctx.core()).loadLibrary(),
     setExitCode: (code) => {
       state.exitCode = code;
-    },
-    agentEnvironment: async () => {
-      const c = await ctx.core();
-      return {
-        runner: { run: (r) => c.runSkill(r) },
-        platform: process.platform === 'win32' ? 'win32' : process.platform === 'darwin' ? 'darwin' : 'linux',
-        sessionId: c.sessionId,
-        ...(c.db && { db: c.db }),
-        ...(c.db && { llm: getSetting<LlmSettings>(c.db, 'llm') }),
-        observe: async () => (await (await c.desktop()).windows.active())?.title,
-      };
     },
     close: async () => {
       if (core) (await core).close();

@@ -4,43 +4,14 @@ import { dirname, join } from 'node:path';
 import type { Desktop } from '../../shared/ports/desktop';
 import type { Grounder } from '../../shared/ports/grounding';
 import type { ActionMediator } from '../../shared/ports/mediation';
-import {
-  GraphExecutor,
-  type RunError,
-  type RunJournal,
-  type RunRequest,
-  type RunResult,
-  type RunStatus,
-  type StepRecord,
-} from '../services/executor';
-import { loadLibrary, type LibrarySources, type LoadedLibrary } from '../services/library/YamlLibraryLoader';
-import { enforceManifests } from '../services/permissions';
+import type { RunDetail, RunResult, RunSummary } from '../../shared/run';
+import { GraphExecutor, type RunJournal, type RunRequest } from '../services/executor';
+import type { LoadedLibrary } from '../services/library/YamlLibraryLoader';
 import type { StoreDb } from '../services/store';
 import { builtinSkillsDir, packageRoot } from './paths';
+import type { SessionGrants } from './permissions';
+import { loadCheckedLibrary, saveUserSkill, type SkillSaveInput } from './skills';
 import { loadReliability, type ReliabilityFigures } from './reliability';
-
-/** Loads the library and leaves out skills whose graph needs more than their manifest declares (SkillGuard). */
-export async function loadCheckedLibrary(sources: LibrarySources): Promise<LoadedLibrary> {
-  const loaded = await loadLibrary(sources);
-  return { ...loaded, problems: [...loaded.problems, ...enforceManifests(loaded.library)] };
-}
-
-/** A recorded run with its trajectory, as read back from the store. */
-export interface RunView {
-  id: string;
-  skillId: string;
-  app?: string;
-  status: RunStatus | 'running';
-  dryRun: boolean;
-  startedAt: number;
-  endedAt?: number;
-  args: Record<string, unknown>;
-  result?: unknown;
-  error?: RunError;
-  parentRunId?: string;
-  goal?: string;
-  steps: StepRecord[];
-}
 
 export interface RunFilter {
   limit?: number;
@@ -51,9 +22,9 @@ export interface RunFilter {
 /** Persistent runs: written through the journal, read back for `runs` and the UI. */
 export interface RunRepository {
   journal: RunJournal;
-  list(filter: RunFilter): Omit<RunView, 'steps'>[];
+  list(filter: RunFilter): RunSummary[];
   /** By id or unique id prefix. */
-  get(idOrPrefix: string): RunView | undefined;
+  get(idOrPrefix: string): RunDetail | undefined;
 }
 
 /** How the core is assembled; every side effect is a factory so shells choose their adapters. */
@@ -70,6 +41,8 @@ export interface CoreOptions {
   createDryRunDesktop: () => Desktop;
   /** The mediator for a run; dry runs get the same one so denials show up before anything is touched. */
   createMediator: (core: Core) => ActionMediator;
+  /** Grants answered "allow for this session" by the mediator's session, when it keeps one. */
+  sessionGrants?: SessionGrants;
   /** Where runs are recorded (the SQLite store); runs are not kept when absent. */
   runs?: RunRepository;
   /** The open SQLite store (memory, audit, grants, settings); absent in purely in-memory cores. */
@@ -104,22 +77,38 @@ export class Core {
     return this.options.db;
   }
 
+  /** This session's grants ("allow for this session"); none when the mediator keeps no session. */
+  get sessionGrants(): SessionGrants {
+    return this.options.sessionGrants ?? { list: () => [], revoke: () => false };
+  }
+
   get userSkillsDir(): string {
     return this.options.userSkillsDir ?? join(this.options.dataDir, 'skills');
   }
 
+  get builtinSkillsDir(): string {
+    return this.options.builtinSkillsDir ?? builtinSkillsDir();
+  }
+
   /** The library, loaded once; `reloadLibrary` re-reads the files. */
   loadLibrary(): Promise<LoadedLibrary> {
-    this.libraryPromise ??= loadCheckedLibrary({
-      builtinDir: this.options.builtinSkillsDir ?? builtinSkillsDir(),
-      userDir: this.userSkillsDir,
-    });
+    this.libraryPromise ??= loadCheckedLibrary({ builtinDir: this.builtinSkillsDir, userDir: this.userSkillsDir });
     return this.libraryPromise;
   }
 
   reloadLibrary(): Promise<LoadedLibrary> {
     this.libraryPromise = undefined;
     return this.loadLibrary();
+  }
+
+  /**
+   * Installs a skill in the user folder through the same checked load as startup (see
+   * `saveUserSkill`), then reloads the library so the new skill is the one that runs.
+   */
+  async saveUserSkill(input: SkillSaveInput, o: { savedBy?: string } = {}): Promise<{ path: string; id: string }> {
+    const saved = await saveUserSkill({ builtinDir: this.builtinSkillsDir, userDir: this.userSkillsDir }, input, o);
+    await this.reloadLibrary();
+    return saved;
   }
 
   /** The live desktop, built on first use. */
@@ -150,11 +139,11 @@ export class Core {
     return executor.run(request);
   }
 
-  listRuns(filter: RunFilter = {}): Omit<RunView, 'steps'>[] {
+  listRuns(filter: RunFilter = {}): RunSummary[] {
     return this.options.runs?.list(filter) ?? [];
   }
 
-  getRun(idOrPrefix: string): RunView | undefined {
+  getRun(idOrPrefix: string): RunDetail | undefined {
     return this.options.runs?.get(idOrPrefix);
   }
 

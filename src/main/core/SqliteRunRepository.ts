@@ -8,11 +8,8 @@ import {
   type StepRow,
   type StoreDb,
 } from '../services/store';
-import type { RunStatus } from '../services/store';
-import type { StepRecord } from '../services/executor';
-import type { RunFilter, RunRepository, RunView } from './Core';
-
-const RUN_STATUSES: readonly RunStatus[] = ['running', 'succeeded', 'failed', 'aborted'];
+import { isRecordedRunStatus, RECORDED_RUN_STATUSES, type RunDetail, type RunSummary, type StepRecord } from '../../shared/run';
+import type { RunFilter, RunRepository } from './Core';
 
 /** Runs kept in the SQLite store, read back as views for the CLI and the UI. */
 export class SqliteRunRepository implements RunRepository {
@@ -25,17 +22,17 @@ export class SqliteRunRepository implements RunRepository {
     this.journal = new SqliteRunJournal(db, sessionId);
   }
 
-  list(filter: RunFilter): Omit<RunView, 'steps'>[] {
-    const status = filter.status as RunStatus | undefined;
-    if (status !== undefined && !RUN_STATUSES.includes(status)) {
-      throw new Error(`Expected \`status\` to be one of ${RUN_STATUSES.join(', ')}, got \`${filter.status}\``);
+  list(filter: RunFilter): RunSummary[] {
+    const { status } = filter;
+    if (status !== undefined && !isRecordedRunStatus(status)) {
+      throw new Error(`Expected \`status\` to be one of ${RECORDED_RUN_STATUSES.join(', ')}, got \`${status}\``);
     }
     return listRuns(this.db, { limit: filter.limit ?? 20, ...(filter.skill && { skill: filter.skill }), ...(status && { status }) }).map(
       toView,
     );
   }
 
-  get(idOrPrefix: string): RunView | undefined {
+  get(idOrPrefix: string): RunDetail | undefined {
     const row = getRun(this.db, idOrPrefix) ?? this.byPrefix(idOrPrefix);
     return row && { ...toView(row), steps: getSteps(this.db, row.id).map(toStep) };
   }
@@ -48,7 +45,7 @@ export class SqliteRunRepository implements RunRepository {
   }
 }
 
-function toView(r: RunRow): Omit<RunView, 'steps'> {
+function toView(r: RunRow): RunSummary {
   return {
     id: r.id,
     skillId: r.skillId,

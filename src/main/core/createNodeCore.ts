@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Grounder } from '../../shared/ports/grounding';
 import type { PermissionPrompter } from '../../shared/ports/prompter';
-import { TerminalPrompter, policyMediatorFactory } from '../services/permissions';
+import { TerminalPrompter } from '../services/permissions';
 import { createRecordingDesktop } from '../services/desktop/RecordingDesktop';
 import { createLlmClient, type LlmClient } from '../services/llm';
 import { openStore } from '../services/store';
-import { savedLlmSettings } from './llmSettings';
 import { Core, type CoreOptions } from './Core';
+import { modelSettings } from './modelSettings';
+import { corePermissions } from './permissions';
+import { readDefaultApps } from './settings';
 import { SqliteRunRepository } from './SqliteRunRepository';
 
 export interface NodeCoreOptions {
@@ -14,7 +16,7 @@ export interface NodeCoreOptions {
   /** Whether a person can answer permission prompts on this terminal. */
   interactive: boolean;
   builtinSkillsDir?: string;
-  /** Who answers permission prompts. @default the terminal (deny when there is no TTY) */
+  /** Who answers permission prompts: the terminal, the page (host mode) or native dialogs (Electron). @default the terminal (deny when there is no TTY) */
   prompter?: PermissionPrompter;
   /** Path of a better-sqlite3 addon built for the current runtime (Electron). */
   nativeBinding?: string;
@@ -29,7 +31,8 @@ export interface NodeCoreOptions {
 export async function createNodeCore(opts: NodeCoreOptions): Promise<Core> {
   const store = openStore({ dataDir: opts.dataDir, ...(opts.nativeBinding && { nativeBinding: opts.nativeBinding }) });
   const sessionId = randomUUID();
-  const grounder = lazyGrounder(() => createLlmClient('grounder', savedLlmSettings(store.db)));
+  const permissions = corePermissions({ dataDir: opts.dataDir, prompter: opts.prompter ?? new TerminalPrompter() });
+  const grounder = lazyGrounder(() => createLlmClient('grounder', modelSettings(store.db)));
   const core: Core = new Core({
     dataDir: opts.dataDir,
     sessionId,
@@ -37,9 +40,12 @@ export async function createNodeCore(opts: NodeCoreOptions): Promise<Core> {
     ...(opts.builtinSkillsDir && { builtinSkillsDir: opts.builtinSkillsDir }),
     createDesktop: async () => (await import('../services/desktop')).createDesktop(),
     createDryRunDesktop: () => createRecordingDesktopSync(),
-    createMediator: policyMediatorFactory({ prompter: opts.prompter ?? new TerminalPrompter(), dataDir: opts.dataDir }),
+    createMediator: permissions.createMediator,
+    sessionGrants: permissions.sessionGrants,
     runs: new SqliteRunRepository(store.db, sessionId),
     grounder,
+    // Read at each run, so a default app chosen in Settings applies to the next run.
+    defaultApps: () => readDefaultApps(store.db),
     close: () => {
       void grounder.close();
       store.close();

@@ -1,4 +1,4 @@
-import type { RunError, RunStatus, StepRecord } from '../run';
+import type { RecordedRunStatus, RunDetail, RunError, RunProgress, RunResult, RunSummary, StepRecord } from '../run';
 import type { Manifest, TrustTier } from '../permissions/manifest';
 import type { ArgSpecs } from '../skill/domains';
 import type { Platform } from '../skill/documents';
@@ -74,65 +74,16 @@ export interface CompositionView {
   edges: { from: string; to: string }[];
 }
 
+// Runs are defined once in `shared/run.ts`; the views are those types under the names the contract uses.
 export type { StepOutcome } from '../run';
 /** A recorded step, exactly as the executor journals it. */
 export type StepView = StepRecord;
-
-export type RunStatusView = RunStatus | 'running';
-
+export type RunStatusView = RecordedRunStatus;
 export type RunErrorView = RunError;
-
-export interface RunSummary {
-  id: string;
-  skillId: string;
-  app?: string;
-  status: RunStatusView;
-  dryRun: boolean;
-  startedAt: number;
-  endedAt?: number;
-  args: Record<string, unknown>;
-  result?: unknown;
-  error?: RunErrorView;
-  goal?: string;
-  parentRunId?: string;
-}
-
-export interface RunDetail extends RunSummary {
-  steps: StepView[];
-}
-
-export interface RunResultView {
-  runId: string;
-  status: 'succeeded' | 'failed' | 'aborted';
-  skillId: string;
-  app?: string;
-  args: Record<string, unknown>;
-  result?: unknown;
-  error?: RunErrorView;
-  steps: StepView[];
-  startedAt: number;
-  endedAt: number;
-  dryRun: boolean;
-}
-
-/** Live progress of a run, as the executor emits it. */
-export type RunEventView =
-  | { type: 'run_started'; runId: string; skillId: string; app?: string; args: Record<string, unknown> }
-  | {
-      type: 'step_started';
-      runId: string;
-      seq: number;
-      depth: number;
-      skillId: string;
-      nodeId: string;
-      primitive: string;
-      resolved: Record<string, unknown>;
-    }
-  | { type: 'step_finished'; step: StepView }
-  | { type: 'backtrack'; runId: string; skillId: string; fromNode: string; toNode: string; reason: string }
-  /** A remark on the run, e.g. the agent's decision before each skill of a goal. */
-  | { type: 'note'; runId: string; message: string }
-  | { type: 'run_finished'; result: RunResultView };
+export type { RunSummary, RunDetail };
+export type RunResultView = RunResult;
+/** Live progress of a run: the executor's events plus the notes a goal adds. */
+export type RunEventView = RunProgress;
 
 /** How the user answers a permission prompt. */
 export type PromptAnswer = 'allow_once' | 'allow_session' | 'deny';

@@ -1,7 +1,6 @@
 import { join } from 'node:path';
-import { libraryView, skillDetail } from '../../../src/main/bridge/libraryViews';
-import { saveUserSkill } from '../../../src/main/bridge/UserSkillWriter';
-import { loadLibrary } from '../../../src/main/services/library/YamlLibraryLoader';
+import { libraryView, skillDetail } from '../../../src/main/core/libraryViews';
+import { loadCheckedLibrary, saveUserSkill } from '../../../src/main/core/skills';
 import { fail, ok, toIpcError, type IpcResult, type SkillDeskBridge } from '../../../src/shared/ipc';
 
 export const BUILTIN_SKILLS = join(__dirname, '..', '..', '..', 'skills');
@@ -21,20 +20,20 @@ export function libraryBridge(userDir: string, overrides: Partial<SkillDeskBridg
   const bridge = {
     skillsGet: (r: { id: string }) =>
       record('skillsGet', r, async () => {
-        const { library } = await loadLibrary({ builtinDir: BUILTIN_SKILLS, userDir });
+        const { library } = await loadCheckedLibrary({ builtinDir: BUILTIN_SKILLS, userDir });
         const s = library.skills.get(r.id);
         if (!s) throw Object.assign(new Error(`No skill ${r.id}`), { code: 'skill.not_found' });
         return skillDetail(library, s);
       }),
     skillsSave: (r: { doc: Record<string, unknown> }) =>
       record('skillsSave', r, async () => {
-        const saved = await saveUserSkill({ builtinDir: BUILTIN_SKILLS, userDir, doc: r.doc });
-        const { library } = await loadLibrary({ builtinDir: BUILTIN_SKILLS, userDir });
+        const saved = await saveUserSkill({ builtinDir: BUILTIN_SKILLS, userDir }, { doc: r.doc });
+        const { library } = await loadCheckedLibrary({ builtinDir: BUILTIN_SKILLS, userDir });
         return { path: saved.path, skill: skillDetail(library, library.skills.get(saved.id)!) };
       }),
     libraryGet: (r: object) =>
       record('libraryGet', r, async () => {
-        const { library, problems } = await loadLibrary({ builtinDir: BUILTIN_SKILLS, userDir });
+        const { library, problems } = await loadCheckedLibrary({ builtinDir: BUILTIN_SKILLS, userDir });
         return libraryView(library, problems);
       }),
     runStart: (r: unknown) => record('runStart', r, async () => ({ runId: 'run-1' })),

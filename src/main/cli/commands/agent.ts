@@ -1,20 +1,21 @@
 import { Option, type Command } from 'commander';
 import { SkillDeskError } from '../../../shared/errors';
-import { createAgent, OfflinePlanner, SqliteAgentMemory, SqliteAgentRunRecorder, type AgentReport } from '../../services/agent';
+import { composeAgent } from '../../core/agent';
+import { modelSettings, type PlannerOverrides } from '../../core/modelSettings';
+import { OfflinePlanner, type AgentReport } from '../../services/agent';
+import { hostPlatform } from '../../services/desktop';
 import {
   LLM_ROLES,
   OpenAiLlmClient,
   PROVIDER_PRESETS,
   describeProvider,
-  llmSettingsFromEnv,
   probeCapabilities,
   resolveProviderConfig,
   type LlmRole,
-  type LlmSettings,
   type ProviderPreset,
-  type RoleSettings,
 } from '../../services/llm';
-import { HybridRetriever, llmEmbedder, SqliteEmbeddingCache } from '../../services/retrieval';
+import { HybridRetriever } from '../../services/retrieval';
+import { withSigintAbort } from '../abort';
 import { agentExitCode, describeAgentEvent, type AgentCommandContext } from './agentContext';
 
 interface ModelFlags {
@@ -26,32 +27,22 @@ interface ModelFlags {
   timeoutMs?: string;
 }
 
-/** Saved settings, then SKILLDESK_* variables, then flags (which set the planner role). */
-export function effectiveLlmSettings(
-  saved: LlmSettings | undefined,
-  flags: ModelFlags,
-  env: Record<string, string | undefined> = process.env,
-): LlmSettings {
-  const merged: LlmSettings = { ...saved, ...llmSettingsFromEnv(env) };
-  if (flags.model || flags.baseUrl || flags.preset) {
-    const base = merged.planner ?? ({} as Partial<RoleSettings>);
-    const model = flags.model ?? base.model;
-    if (!model)
-      throw new SkillDeskError(
-        'cli.bad_option',
-        'Expected `--model` with `--base-url`/`--preset`, e.g. --preset ollama --model qwen2.5:7b',
-      );
-    merged.planner = {
-      ...base,
-      model,
-      ...(flags.preset && { preset: flags.preset }),
-      ...(flags.baseUrl && { baseURL: flags.baseUrl }),
-      ...(flags.apiKeyEnv && { apiKeyEnv: flags.apiKeyEnv }),
-      ...(flags.timeoutMs && { timeoutMs: Number(flags.timeoutMs) }),
-    };
+/** The model flags as planner overrides (they sit above saved settings and SKILLDESK_* variables). */
+export function plannerOverrides(flags: ModelFlags): PlannerOverrides {
+  let timeoutMs: number | undefined;
+  if (flags.timeoutMs !== undefined) {
+    timeoutMs = Number(flags.timeoutMs);
+    if (!Number.isInteger(timeoutMs) || timeoutMs <= 0)
+      throw new SkillDeskError('cli.bad_option', `Expected \`--timeout-ms\` to be a positive integer, got \`${flags.timeoutMs}\``);
   }
-  if (flags.offline) delete merged.planner;
-  return merged;
+  return {
+    ...(flags.offline && { offline: true }),
+    ...(flags.model && { model: flags.model }),
+    ...(flags.baseUrl && { baseURL: flags.baseUrl }),
+    ...(flags.preset && { preset: flags.preset }),
+    ...(flags.apiKeyEnv && { apiKeyEnv: flags.apiKeyEnv }),
+    ...(timeoutMs !== undefined && { timeoutMs }),
+  };
 }
 
 function addModelOptions(cmd: Command): Command {
@@ -89,7 +80,8 @@ export function registerAgentCommands(program: Command, ctx: AgentCommandContext
       'after',
       `
 With no model configured the offline planner matches the goal against the skills' intent templates.
-Configure a model with settings, SKILLDESK_PLANNER_MODEL/_BASE_URL/_PRESET/_API_KEY_ENV, or the flags.
+Configure a model in the Settings screen, with SKILLDESK_PLANNER_MODEL/_BASE_URL/_PRESET/_API_KEY_ENV,
+or with the flags; each overrides the one before it (flags win).
 
 Examples:
   $ skilldesk agent "open notepad then write 'hello' and save it as /tmp/hello.txt"
@@ -103,11 +95,8 @@ Examples:
         throw new SkillDeskError('cli.bad_option', `Expected \`--max-steps\` to be a positive integer, got \`${o.maxSteps}\``);
       const { library } = await ctx.loadLibrary();
       if (o.planOnly) {
-        const planner = new OfflinePlanner(
-          library,
-          HybridRetriever.fromLibrary(library, { platform: process.platform as 'linux' }),
-          process.platform as 'linux',
-        );
+        const platform = hostPlatform();
+        const planner = new OfflinePlanner(library, HybridRetriever.fromLibrary(library, { platform }), platform);
         const plan = await planner.plan(goal);
         ctx.out(
           o.json
@@ -120,49 +109,22 @@ Examples:
         );
         return ctx.setExitCode(plan.ok ? 0 : 3);
       }
-      const env = await ctx.agentEnvironment();
-      const settings = effectiveLlmSettings(env.llm, o);
-      const plannerConfig = resolveProviderConfig('planner', settings);
-      const embedderConfig = resolveProviderConfig('embedder', settings);
-      const embedder = embedderConfig && new OpenAiLlmClient(embedderConfig);
-      const { agent, meter } = createAgent({
-        library,
-        runner: env.runner,
-        platform: env.platform,
-        ...(plannerConfig && { planner: new OpenAiLlmClient(plannerConfig) }),
-        ...(embedder && { embedder: llmEmbedder(embedder) }),
-        ...(env.db && {
-          embeddingCache: new SqliteEmbeddingCache(env.db),
-          memory: new SqliteAgentMemory(env.db),
-          recorder: new SqliteAgentRunRecorder(env.db),
-        }),
-        ...(env.sessionId && { sessionId: env.sessionId }),
-        ...(env.observe && { observe: env.observe }),
-      });
-      void meter;
-      if (!o.json) ctx.err(plannerConfig ? describeProvider(plannerConfig) : 'planner: offline (no model configured)');
-      const controller = new AbortController();
-      const onSigint = () => {
-        ctx.err('stopping before the next step...');
-        controller.abort();
-      };
-      process.once('SIGINT', onSigint);
-      try {
-        const report = await agent.run(goal, {
+      const { agent, planner } = await composeAgent(await ctx.core(), { overrides: plannerOverrides(o) });
+      if (!o.json) ctx.err(planner ? describeProvider(planner) : 'planner: offline (no model configured)');
+      const report = await withSigintAbort(ctx, (signal) =>
+        agent.run(goal, {
           maxSteps,
           dryRun: o.dryRun ?? false,
-          signal: controller.signal,
+          signal,
           onEvent: (e) => {
             if (o.json) return;
             const line = describeAgentEvent(e);
             if (line) ctx.err(line);
           },
-        });
-        ctx.out(o.json ? JSON.stringify(report, null, 2) : summarizeReport(report));
-        ctx.setExitCode(agentExitCode(report.outcome));
-      } finally {
-        process.off('SIGINT', onSigint);
-      }
+        }),
+      );
+      ctx.out(o.json ? JSON.stringify(report, null, 2) : summarizeReport(report));
+      ctx.setExitCode(agentExitCode(report.outcome));
     });
 
   const llm = program.command('llm').description('Model providers: check what a configured server supports');
@@ -173,11 +135,9 @@ Examples:
       .addOption(new Option('--role <role>', 'which role').choices([...LLM_ROLES]).default('planner'))
       .option('--json', 'print JSON'),
   ).action(async (o: ModelFlags & { role: LlmRole; json?: boolean }) => {
-    const env = await ctx.agentEnvironment();
-    const config = resolveProviderConfig(
-      o.role,
-      effectiveLlmSettings(env.llm, o.role === 'planner' ? o : { ...o, model: undefined, baseUrl: undefined, preset: undefined }),
-    );
+    // The flags describe the planner; for another role they are not taken.
+    const overrides = o.role === 'planner' ? plannerOverrides(o) : {};
+    const config = resolveProviderConfig(o.role, modelSettings((await ctx.core()).db, { overrides }));
     if (!config)
       throw new SkillDeskError(
         'cli.not_configured',

@@ -1,30 +1,8 @@
-import type { Platform, SkillLibrary } from '../../../shared/skill';
-import type { AgentEvent, AgentReport, SkillRunner } from '../../services/agent';
-import type { LlmSettings } from '../../services/llm';
-import type { StoreDb } from '../../services/store';
+import type { AgentEvent, AgentReport } from '../../services/agent';
+import type { CliContext } from '../context';
 
-/** What the agent needs from the shell: built lazily, because `retrieve` needs none of it. */
-export interface AgentEnvironment {
-  /** Runs skills: `{ run: (r) => core.runSkill(r) }`. */
-  runner: SkillRunner;
-  /** The store: memory, agent runs and the embedding cache are kept there when given. */
-  db?: StoreDb;
-  /** Saved `llm` settings; flags and SKILLDESK_* variables override them. */
-  llm?: LlmSettings;
-  platform: Platform;
-  sessionId?: string;
-  /** The focused window's title, for "what changed" in memory. */
-  observe?: () => Promise<string | undefined>;
-}
-
-/** The slice of the CLI context the agent and retrieve commands use (the lead's `CliContext` plus `agentEnvironment`). */
-export interface AgentCommandContext {
-  out(text: string): void;
-  err(text: string): void;
-  setExitCode(code: number): void;
-  loadLibrary(): Promise<{ library: SkillLibrary }>;
-  agentEnvironment(): Promise<AgentEnvironment>;
-}
+/** The slice of the CLI context the agent, `llm` and `retrieve` commands use. */
+export type AgentCommandContext = Pick<CliContext, 'out' | 'err' | 'setExitCode' | 'loadLibrary' | 'core'>;
 
 /** Exit codes: 0 finished, 1 failed, 2 usage, 3 needs the user (asked / unmapped), 4 stopped by a limit, 130 aborted. */
 export function agentExitCode(outcome: AgentReport['outcome']): number {

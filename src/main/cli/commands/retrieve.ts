@@ -1,8 +1,10 @@
 import { Option, type Command } from 'commander';
 import { SkillDeskError } from '../../../shared/errors';
-import { createLlmClient, llmSettingsFromEnv } from '../../services/llm';
-import { HybridRetriever, llmEmbedder, SqliteEmbeddingCache } from '../../services/retrieval';
-import type { Platform } from '../../../shared/skill';
+import { embeddingRetrieval } from '../../core/agent';
+import { modelSettings } from '../../core/modelSettings';
+import { HybridRetriever } from '../../services/retrieval';
+import { PlatformSchema } from '../../../shared/skill';
+import { hostPlatform } from '../../services/desktop';
 import type { AgentCommandContext } from './agentContext';
 
 /** `retrieve "<query>" [--top N] [--json]`: the skills the agent would consider, lexical or hybrid. */
@@ -23,23 +25,23 @@ export function registerRetrieveCommand(program: Command, ctx: AgentCommandConte
 Examples:
   $ skilldesk retrieve "save the document under a new name"
   $ skilldesk retrieve "compute 2+2" "copy the result" --top 3 --json
-  $ SKILLDESK_EMBEDDER_MODEL=nomic-embed-text SKILLDESK_EMBEDDER_PRESET=ollama skilldesk retrieve "open a file"`,
+  $ SKILLDESK_EMBEDDER_MODEL=nomic-embed-text SKILLDESK_EMBEDDER_PRESET=ollama skilldesk retrieve "open a file"
+
+The embedder is the one in force for the agent: the Settings screen's, overridden by SKILLDESK_EMBEDDER_* variables.`,
     )
     .action(async (queries: string[], o: { top: string; platform?: string; lexical?: boolean; json?: boolean }) => {
       const top = Number(o.top);
       if (!Number.isInteger(top) || top < 1)
         throw new SkillDeskError('cli.bad_option', `Expected \`--top\` to be a positive integer, got \`${o.top}\``);
-      const platform = (o.platform ?? process.platform) as Platform;
-      if (!['linux', 'win32', 'darwin'].includes(platform))
-        throw new SkillDeskError('cli.bad_option', `Expected \`--platform\` to be linux, win32 or darwin, got \`${platform}\``);
+      const parsed = PlatformSchema.safeParse(o.platform ?? hostPlatform());
+      if (!parsed.success)
+        throw new SkillDeskError('cli.bad_option', `Expected \`--platform\` to be linux, win32 or darwin, got \`${o.platform}\``);
+      const platform = parsed.data;
       const { library } = await ctx.loadLibrary();
-      const client = o.lexical ? undefined : createLlmClient('embedder', llmSettingsFromEnv());
-      let db;
-      if (client) db = (await ctx.agentEnvironment()).db;
+      const core = await ctx.core();
       const retriever = HybridRetriever.fromLibrary(library, {
         platform,
-        ...(client && { embedder: llmEmbedder(client) }),
-        ...(db && { cache: new SqliteEmbeddingCache(db) }),
+        ...(!o.lexical && embeddingRetrieval(modelSettings(core.db), core.db)),
       });
       const t0 = performance.now();
       const hits = await retriever.retrieve(queries, { top });

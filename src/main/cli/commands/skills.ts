@@ -1,31 +1,13 @@
+import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { loadCheckedLibrary } from '../../core/Core';
+import { SkillDeskError } from '../../../shared/errors';
+import { skillDetail, skillSummary } from '../../core/libraryViews';
+import { loadCheckedLibrary, SkillSaveError } from '../../core/skills';
 import { formatProblem } from '../../services/library/YamlLibraryLoader';
-import { graphPrimitives, type Skill } from '../../../shared/skill';
 import { table } from '../output';
 import type { CliContext } from '../context';
-import type { SkillReliability } from '../../core/reliability';
 
-/** Plain-data view of a skill for `--json` and the UI. */
-export function skillSummary(s: Skill, reliability?: SkillReliability) {
-  return {
-    id: s.id,
-    kind: s.kind,
-    app: s.app ?? null,
-    implements: s.implements ?? null,
-    version: s.version,
-    trust: s.trust,
-    description: s.description,
-    intents: s.intents,
-    args: s.args,
-    returns: s.returns ?? null,
-    primitives: graphPrimitives(s.graph).length,
-    source: s.source.file,
-    ...(reliability && { reliability }),
-  };
-}
-
-/** `skills list|show|validate`. */
+/** `skills list|show|validate|add`. */
 export function registerSkillsCommands(program: Command, ctx: CliContext): void {
   const skills = program.command('skills').description('Browse and check the skill library');
 
@@ -38,14 +20,17 @@ export function registerSkillsCommands(program: Command, ctx: CliContext): void 
     .action(async (o: { app?: string; domain?: string; json?: boolean }) => {
       const { library, problems } = await ctx.loadLibrary();
       const list = library.list({ ...(o.app && { app: o.app }), ...(o.domain && { domain: o.domain }) });
-      if (o.json)
+      if (o.json) {
+        // The Library screen's summaries, so scripts and the UI see the same fields.
+        const reliability = (await ctx.core()).reliability();
         return ctx.out(
           JSON.stringify(
-            list.map((s) => skillSummary(s)),
+            list.map((s) => skillSummary(s, reliability.bySkill.get(s.id))),
             null,
             2,
           ),
         );
+      }
       ctx.out(
         table(
           ['SKILL', 'KIND', 'APP', 'IMPLEMENTS', 'DESCRIPTION'],
@@ -67,14 +52,7 @@ export function registerSkillsCommands(program: Command, ctx: CliContext): void 
       const { library } = await ctx.loadLibrary();
       const skill = library.resolve(id, o.app);
       const reliability = (await ctx.core()).reliability().bySkill.get(skill.id);
-      if (o.json)
-        return ctx.out(
-          JSON.stringify(
-            { ...skillSummary(skill, reliability), permissions: skill.permissions, graph: skill.graph, verify: skill.verify ?? null },
-            null,
-            2,
-          ),
-        );
+      if (o.json) return ctx.out(JSON.stringify(skillDetail(library, skill, reliability), null, 2));
       const lines = [
         `${skill.id}  (${skill.kind}${skill.app ? ` on ${skill.app}` : ''}${skill.implements ? `, implements ${skill.implements}` : ''}, v${skill.version}, ${skill.trust})`,
         skill.description,
@@ -130,5 +108,51 @@ export function registerSkillsCommands(program: Command, ctx: CliContext): void 
         );
       }
       if (errors.length) ctx.setExitCode(1);
+    });
+
+  skills
+    .command('add')
+    .description('Install a skill file in the user skill folder, after the checks the library runs when it loads')
+    .argument('<file>', 'a skill document in YAML (`kind: skill`), e.g. one written by hand or exported from another machine')
+    .option('--json', 'print JSON')
+    .addHelpText(
+      'after',
+      `
+The skill is checked exactly as at startup: schema, links to its app and interface, and a
+manifest that covers everything its graph does. If it would not load, nothing is written and
+every problem is printed as file:line: error: field: message (exit 1).
+
+It is installed as <data-dir>/skills/<id>.yaml, replacing an earlier user skill with the same id;
+a user skill overrides the built-in skill of the same id. Its trust is at most \`community\`
+(sensitive steps ask first), whatever the file says.
+
+Examples:
+  $ skilldesk skills add ./mousepad.greet.yaml
+  $ skilldesk --data-dir /tmp/sd skills add skills/implementations/mousepad/save_as.yaml --json`,
+    )
+    .action(async (file: string, o: { json?: boolean }) => {
+      const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
+        throw new SkillDeskError('cli.no_file', `Cannot read \`${file}\`: ${err.code === 'ENOENT' ? 'no such file' : err.message}`);
+      });
+      const core = await ctx.core();
+      const before = (await core.loadLibrary()).library;
+      let saved;
+      try {
+        saved = await core.saveUserSkill({ text, file }, { savedBy: 'skilldesk skills add' });
+      } catch (err) {
+        if (!(err instanceof SkillSaveError)) throw err;
+        if (o.json) ctx.out(JSON.stringify({ ok: false, file, problems: err.problems }, null, 2));
+        else
+          for (const p of err.problems)
+            ctx.err(formatProblem({ file, path: p.path, message: p.message, severity: 'error', ...(p.line && { line: p.line }) }));
+        ctx.err(`error: ${file} was not installed; fix the problems above and run \`skilldesk skills add\` again`);
+        return ctx.setExitCode(1);
+      }
+      const skill = (await core.loadLibrary()).library.skills.get(saved.id)!;
+      const previous = before.skills.get(saved.id);
+      if (o.json) return ctx.out(JSON.stringify({ ok: true, path: saved.path, skill: skillSummary(skill) }, null, 2));
+      ctx.out(
+        `installed ${skill.id} (trust: ${skill.trust}) as ${saved.path}${previous ? `, replacing the ${previous.source.origin === 'builtin' ? 'built-in skill' : 'earlier user skill'}` : ''}`,
+      );
     });
 }

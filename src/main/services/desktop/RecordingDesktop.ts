@@ -1,6 +1,7 @@
 import type { Desktop, Rect, ScriptRequest, ScriptResult, WindowInfo } from '../../../shared/ports/desktop';
 import { DesktopError } from './errors';
 import { encodePng } from '../image';
+import { hostPlatform } from './hostPlatform';
 
 /** One recorded call: `op` names it (`type`, `hotkey`, `focus`, `clipboard.read`...), the rest are its arguments. */
 export interface RecordedCall {
@@ -177,8 +178,4 @@ export function createRecordingDesktop(options: RecordingDesktopOptions = {}): R
       calls.length = 0;
     },
   };
-}
-
-function hostPlatform(): Desktop['platform'] {
-  return process.platform === 'win32' || process.platform === 'darwin' ? process.platform : 'linux';
 }

@@ -12,6 +12,7 @@ import type { NutModule } from './nut';
 import type { TypingPace } from './x11/XTestKeyboard';
 
 export { DesktopError } from './errors';
+export { desktopAvailability, hostPlatform } from './hostPlatform';
 export {
   createRecordingDesktop,
   INPUT_OPS,

@@ -1,25 +1,10 @@
 import type { Desktop } from '../../../shared/ports/desktop';
 import type { Grounder } from '../../../shared/ports/grounding';
 import type { ActionMediator } from '../../../shared/ports/mediation';
-import type { RunError, RunStatus, StepRecord } from '../../../shared/run';
+import type { RunError, RunEvent, RunStatus, StepRecord } from '../../../shared/run';
 import type { SkillLibrary } from '../../../shared/skill';
 
-export type { RunError, RunStatus, StepOutcome, StepRecord } from '../../../shared/run';
-
-export interface RunResult {
-  runId: string;
-  status: RunStatus;
-  skillId: string;
-  app?: string;
-  args: Record<string, unknown>;
-  /** What the skill returned (`read ... into: result`), typed by its `returns`. */
-  result?: unknown;
-  error?: RunError;
-  steps: StepRecord[];
-  startedAt: number;
-  endedAt: number;
-  dryRun: boolean;
-}
+export type { RunError, RunEvent, RunResult, RunStatus, StepOutcome, StepRecord } from '../../../shared/run';
 
 /** Where runs and steps are written (the SQLite store in the app; memory in tests). */
 export interface RunJournal {
@@ -36,23 +21,6 @@ export interface RunJournal {
   recordStep(step: StepRecord): void;
   finishRun(id: string, end: { status: RunStatus; error?: RunError; result?: unknown; endedAt: number }): void;
 }
-
-/** Live progress for UIs: the same facts the journal gets, as they happen. */
-export type RunEvent =
-  | { type: 'run_started'; runId: string; skillId: string; app?: string; args: Record<string, unknown> }
-  | {
-      type: 'step_started';
-      runId: string;
-      seq: number;
-      depth: number;
-      skillId: string;
-      nodeId: string;
-      primitive: string;
-      resolved: Record<string, unknown>;
-    }
-  | { type: 'step_finished'; step: StepRecord }
-  | { type: 'backtrack'; runId: string; skillId: string; fromNode: string; toNode: string; reason: string }
-  | { type: 'run_finished'; result: RunResult };
 
 export interface Clock {
   now(): number;

@@ -97,10 +97,14 @@ async function parseFile(file: string, origin: SourceRef['origin'], problems: Li
 
 /** Line of the deepest node that exists along `path` (a missing field points at its parent). */
 function lineOf(file: ParsedFile, path: (string | number)[]): number {
-  if (!file.doc) return 1;
+  return file.doc ? lineOfPath(file.doc, file.lines, path) : 1;
+}
+
+/** Line of the deepest node of `doc` that exists along `path`; 1 when none does. */
+export function lineOfPath(doc: Document, lines: LineCounter, path: readonly (string | number)[]): number {
   for (let n = path.length; n >= 0; n--) {
-    const node = n === 0 ? file.doc.contents : file.doc.getIn(path.slice(0, n), true);
-    if (isNode(node) && node.range) return file.lines.linePos(node.range[0]).line;
+    const node = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
+    if (isNode(node) && node.range) return lines.linePos(node.range[0]).line;
   }
   return 1;
 }

@@ -8,7 +8,7 @@ import type { SkillLibrary } from '../../../shared/skill';
 import type { StoreDb } from '../store';
 import { PolicyMediator } from './PolicyMediator';
 import { SqliteAuditSink } from './SqliteAuditSink';
-import { loadWorkspacePolicy, localScopeEnv, persistentGrants } from './workspace';
+import { localScopeEnv, persistentGrants } from './workspace';
 
 export { PolicyMediator, type PolicyMediatorOptions } from './PolicyMediator';
 export { TerminalPrompter, formatPrompt, parseAnswer } from './TerminalPrompter';
@@ -56,24 +56,4 @@ export function createPolicyMediator(o: CreatePolicyMediatorOptions): { mediator
     ...(o.promptTimeoutMs !== undefined && { promptTimeoutMs: o.promptTimeoutMs }),
   });
   return { mediator, session };
-}
-
-/**
- * For `CoreOptions.createMediator`, which the core calls once per run: one session (and so one
- * set of session grants) for the core's lifetime, the library read from the core when needed.
- * @example createMediator: policyMediatorFactory({ prompter: new TerminalPrompter(), dataDir })
- */
-export function policyMediatorFactory(
-  o: Omit<CreatePolicyMediatorOptions, 'library' | 'db' | 'workspace'> & { dataDir?: string; workspace?: WorkspacePolicy },
-) {
-  let built: PolicyMediator | undefined;
-  return (core: { loadLibrary(): Promise<{ library: SkillLibrary }>; readonly db?: StoreDb | undefined }): PolicyMediator => {
-    built ??= createPolicyMediator({
-      ...o,
-      library: async () => (await core.loadLibrary()).library,
-      ...(core.db && { db: core.db }),
-      workspace: o.workspace ?? (o.dataDir ? loadWorkspacePolicy(o.dataDir).policy : defaultWorkspacePolicy()),
-    }).mediator;
-    return built;
-  };
 }

@@ -1,23 +1,27 @@
 import { randomUUID } from 'node:crypto';
+import {
+  RECORDED_RUN_STATUSES,
+  RUN_STATUSES,
+  STEP_OUTCOMES,
+  type RecordedRunStatus,
+  type RunError,
+  type RunStatus,
+  type StepOutcome,
+} from '../../../shared/run';
 import { StoreError, sqliteCode } from './errors';
 import { fromJson, toJson } from './json';
 import { ownerIdentity } from './runRecovery';
 import { prepared, whereClause, type StoreDb } from './statements';
 import { expectInteger, expectOneOf, expectOptionalText, expectText } from './validate';
 
-export type RunStatus = 'running' | 'succeeded' | 'failed' | 'aborted';
-export type FinishedRunStatus = Exclude<RunStatus, 'running'>;
-export type StepOutcome = 'ok' | 'failed' | 'skipped' | 'denied';
-const RUN_STATUSES: readonly RunStatus[] = ['running', 'succeeded', 'failed', 'aborted'];
-const FINISHED: readonly FinishedRunStatus[] = ['succeeded', 'failed', 'aborted'];
-const OUTCOMES: readonly StepOutcome[] = ['ok', 'failed', 'skipped', 'denied'];
+/**
+ * The `status` column of a `runs` row: a run's status as the store keeps it (`running` until it
+ * ends). Named apart from `RunStatus`, which is how a run ended.
+ */
+export type RunRowStatus = RecordedRunStatus;
 
-/** Why a run did not succeed; `code` is stable (`run.interrupted`, `step.timeout`, ...). */
-export interface RunErrorData {
-  code: string;
-  message: string;
-  skillId?: string;
-  nodeId?: string;
+/** A run's error as stored: the run's `RunError`, plus what recovery adds to a run it ended. */
+export interface RunErrorData extends RunError {
   /** `interrupted` when recovery ended a run its crashed process left open. */
   reason?: string;
   /** When recovery marked the run (epoch ms). */
@@ -35,7 +39,7 @@ export interface RunRow {
   app: string | null;
   sessionId: string | null;
   args: Record<string, unknown>;
-  status: RunStatus;
+  status: RunRowStatus;
   error: RunErrorData | null;
   result: unknown;
   dryRun: boolean;
@@ -81,7 +85,7 @@ export interface NewRun {
 }
 
 export interface RunEnd {
-  status: FinishedRunStatus;
+  status: RunStatus;
   error?: RunErrorData | null;
   result?: unknown;
   /** @default Date.now() */
@@ -102,7 +106,7 @@ export interface ListRunsFilter {
   limit?: number;
   /** Exact skill id (`mousepad.save_as`). */
   skill?: string;
-  status?: RunStatus;
+  status?: RunRowStatus;
   app?: string;
   parentRunId?: string;
   /** Only runs started strictly before this epoch ms (paging: pass the last row's `startedAt`). */
@@ -115,7 +119,7 @@ interface RunRecord {
   app: string | null;
   session_id: string | null;
   args_json: string;
-  status: RunStatus;
+  status: RunRowStatus;
   error_json: string | null;
   result_json: string | null;
   dry_run: number;
@@ -182,7 +186,7 @@ export function createRun(db: StoreDb, run: NewRun): RunRow {
 /** Ends a 'running' run. Throws `store.run_not_found` or `store.run_already_finished` otherwise. */
 export function finishRun(db: StoreDb, id: string, end: RunEnd): RunRow {
   expectText(id, 'id');
-  expectOneOf(end.status, FINISHED, 'status');
+  expectOneOf(end.status, RUN_STATUSES, 'status');
   const endedAt = end.endedAt ?? Date.now();
   expectInteger(endedAt, 'endedAt');
   const info = prepared(
@@ -226,7 +230,7 @@ export function appendStep(db: StoreDb, step: NewStep): void {
   expectText(step.primitive, 'primitive');
   expectInteger(step.startedAt, 'startedAt');
   expectInteger(step.endedAt, 'endedAt');
-  expectOneOf(step.outcome, OUTCOMES, 'outcome');
+  expectOneOf(step.outcome, STEP_OUTCOMES, 'outcome');
   expectOptionalText(step.screenshotPath, 'screenshotPath');
   try {
     prepared(
@@ -276,7 +280,7 @@ export function getRun(db: StoreDb, id: string): RunRow | undefined {
 export function listRuns(db: StoreDb, filter: ListRunsFilter = {}): RunRow[] {
   const limit = filter.limit ?? 50;
   expectInteger(limit, 'limit', 1);
-  if (filter.status !== undefined) expectOneOf(filter.status, RUN_STATUSES, 'status');
+  if (filter.status !== undefined) expectOneOf(filter.status, RECORDED_RUN_STATUSES, 'status');
   const where = whereClause([
     ['skill_id = ?', filter.skill],
     ['status = ?', filter.status],

@@ -1,38 +1,41 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { registerAgentCommands } from '../../../../src/main/cli/commands/agent';
 import type { AgentCommandContext } from '../../../../src/main/cli/commands/agentContext';
 import { registerRetrieveCommand } from '../../../../src/main/cli/commands/retrieve';
-import { loadLibrary } from '../../../../src/main/services/library/YamlLibraryLoader';
-import { testExecutor } from '../../../helpers/executor';
-import { fakeDesktop } from '../../../helpers/fakeDesktop';
+import { createNodeCore } from '../../../../src/main/core/createNodeCore';
 import { loadCassette } from '../../../fixtures/replay-server/ReplayServer';
 import { useReplayServer } from '../../../helpers/replay';
 
+/** Runs the agent commands against a core in a fresh data folder (the built-in skills, no saved settings). */
 async function cli(argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
   let exitCode = 0;
-  const loaded = await loadLibrary({ builtinDir: 'skills' });
-  const fake = fakeDesktop();
+  const dataDir = mkdtempSync(join(tmpdir(), 'skilldesk-agent-cli-'));
+  const core = await createNodeCore({ dataDir, interactive: false });
   const ctx: AgentCommandContext = {
     out: (t) => out.push(t),
     err: (t) => err.push(t),
     setExitCode: (c) => {
       exitCode = c;
     },
-    loadLibrary: async () => loaded,
-    agentEnvironment: async () => ({
-      runner: testExecutor({ library: loaded.library, desktop: fake.desktop }),
-      platform: 'linux',
-      llm: {},
-    }),
+    loadLibrary: () => core.loadLibrary(),
+    core: async () => core,
   };
   const program = new Command('skilldesk').exitOverride();
   registerAgentCommands(program, ctx);
   registerRetrieveCommand(program, ctx);
-  await program.parseAsync(argv, { from: 'user' });
-  return { out: out.join('\n'), err: err.join('\n'), exitCode, fake };
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } finally {
+    core.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  return { out: out.join('\n'), err: err.join('\n'), exitCode };
 }
 
 describe('src/main/cli/commands/agent', () => {

@@ -1,15 +1,9 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { IpcError, RunEventView, RunResultView, SkillDeskBridge, SkillDetail, StepView } from '../../../../shared/ipc';
+import type { IpcError, RunEventView, RunResultView, RunStatusView, SkillDeskBridge, SkillDetail, StepView } from '../../../../shared/ipc';
 import { checkArg, type ArgValue } from '../../../../shared/skill';
 
-/** A step of the live trajectory: running until its `step_finished` arrives. */
-export interface LiveStep {
-  seq: number;
-  depth: number;
-  skillId: string;
-  nodeId: string;
-  primitive: string;
-  resolved: Record<string, unknown>;
+/** A step of the live trajectory: what `step_started` said, running until its `step_finished` arrives. */
+export interface LiveStep extends Omit<Extract<RunEventView, { type: 'step_started' }>, 'type' | 'runId'> {
   startedAt: number;
   endedAt?: number;
   outcome: StepView['outcome'] | 'running';
@@ -21,7 +15,7 @@ export interface LiveRun {
   runId: string;
   skillId: string;
   app?: string;
-  status: 'running' | RunResultView['status'];
+  status: RunStatusView;
   steps: LiveStep[];
   /** The node executing now (highlighted in the graph), by skill. */
   current?: { skillId: string; nodeId: string };

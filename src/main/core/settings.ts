@@ -7,18 +7,16 @@ import {
   type SettingsInput,
   type SettingsView,
 } from '../../shared/ipc';
-import { createLlmClient, LlmSettingsSchema, probeCapabilities, type LlmSettings, type RoleSettings } from '../services/llm';
+import { createLlmClient, llmSettingsFromEnv, LlmSettingsSchema, probeCapabilities, type RoleSettings } from '../services/llm';
 import { getSetting, setSetting, type StoreDb } from '../services/store';
+import type { Core } from './Core';
+import { modelSettings, readSavedLlmSettings, savedLlmSettingsForSave, SETTINGS_KEYS } from './modelSettings';
 
-/** Settings keys in the store's `settings` table. */
-export const SETTINGS_KEYS = { llm: 'llm', defaultApps: 'defaultApps' } as const;
+/** Settings as the Settings screen shows and saves them; the CLI and the core read the same keys. */
 
 const DefaultAppsSchema = z.record(z.string(), z.string());
 
-export function readLlmSettings(db: StoreDb): LlmSettings {
-  return getSetting(db, SETTINGS_KEYS.llm, (v) => LlmSettingsSchema.parse(v)) ?? {};
-}
-
+/** The configured default app per domain interface (`TextEditor` -> `mousepad`), used when a run names no app. */
 export function readDefaultApps(db: StoreDb): Record<string, string> {
   return getSetting(db, SETTINGS_KEYS.defaultApps, (v) => DefaultAppsSchema.parse(v)) ?? {};
 }
@@ -36,7 +34,7 @@ function providerView(s: RoleSettings): ProviderSettingsView {
 
 /** The settings as the renderer may see them: keys are reported as set, never sent. */
 export function settingsView(db: StoreDb, dataDir: string, domains: SettingsView['domains']): SettingsView {
-  const llm = readLlmSettings(db);
+  const llm = readSavedLlmSettings(db);
   const providers: SettingsView['providers'] = {};
   for (const role of LLM_ROLE_NAMES) {
     const s = llm[role];
@@ -45,29 +43,38 @@ export function settingsView(db: StoreDb, dataDir: string, domains: SettingsView
   return { dataDir, providers, defaultApps: readDefaultApps(db), domains };
 }
 
+/** The Settings screen: the saved settings, with each domain interface and the apps that implement it for the default-app choices. */
+export async function coreSettingsView(core: Core, db: StoreDb): Promise<SettingsView> {
+  const { library } = await core.loadLibrary();
+  const domains = [...library.interfaces.keys()].map((id) => ({ id, apps: library.implementers(id) }));
+  return settingsView(db, core.options.dataDir, domains);
+}
+
 /** Applies a settings change; a provider set to null is removed, an absent `apiKey` keeps the stored one. */
 export function saveSettings(db: StoreDb, input: z.output<typeof SettingsInput>): void {
   if (input.providers) {
-    const llm: Record<string, RoleSettings> = { ...readLlmSettings(db) } as Record<string, RoleSettings>;
-    for (const role of LLM_ROLE_NAMES) {
-      if (!(role in input.providers)) continue;
+    const given = LLM_ROLE_NAMES.filter((role) => role in input.providers!);
+    const previousKeys = Object.fromEntries(given.map((role) => [role, previousApiKey(db, role)]));
+    const llm = savedLlmSettingsForSave(db, given);
+    for (const role of given) {
       const p = input.providers[role];
       if (p === null || p === undefined) {
         delete llm[role];
         continue;
       }
-      const previousKey = llm[role]?.apiKey;
-      const apiKey = p.apiKey === undefined ? previousKey : p.apiKey || undefined;
+      const apiKey = p.apiKey === undefined ? previousKeys[role] : p.apiKey || undefined;
+      // Fields the form does not show (timeouts, temperature...) are kept; the ones it shows are replaced.
+      const previous: Partial<RoleSettings> = llm[role] ?? {};
+      const { baseURL: _b, resource: _r, apiKeyEnv: _e, apiKey: _k, ...kept } = previous;
       llm[role] = {
-        ...(llm[role] ?? {}),
+        ...kept,
         preset: p.preset,
         model: p.model,
-        baseURL: p.baseURL,
-        resource: p.resource,
-        apiKeyEnv: p.apiKeyEnv,
-        apiKey,
+        ...(p.baseURL && { baseURL: p.baseURL }),
+        ...(p.resource && { resource: p.resource }),
+        ...(p.apiKeyEnv && { apiKeyEnv: p.apiKeyEnv }),
+        ...(apiKey && { apiKey }),
       };
-      for (const k of ['baseURL', 'resource', 'apiKeyEnv', 'apiKey'] as const) if (llm[role]![k] === undefined) delete llm[role]![k];
     }
     setSetting(db, SETTINGS_KEYS.llm, LlmSettingsSchema.parse(llm));
   }
@@ -77,19 +84,37 @@ export function saveSettings(db: StoreDb, input: z.output<typeof SettingsInput>)
   }
 }
 
-/** "Test connection": lists models and checks the role's basic capability with small requests. */
-export async function testProvider(db: StoreDb, role: LlmRoleName): Promise<ConnectionTestView> {
+/** The stored key of a role, kept when the form leaves the key empty, even if the rest of the role no longer validates. */
+function previousApiKey(db: StoreDb, role: LlmRoleName): string | undefined {
+  const raw = getSetting(db, SETTINGS_KEYS.llm, (v) =>
+    z.object({ [role]: z.object({ apiKey: z.string().optional() }).optional() }).safeParse(v),
+  );
+  return raw?.success ? raw.data[role]?.apiKey : undefined;
+}
+
+/**
+ * "Test connection": lists models and checks the role's basic capability with small requests,
+ * against the settings in force (saved, overridden by SKILLDESK_* variables), which runs use.
+ */
+export async function testProvider(
+  db: StoreDb,
+  role: LlmRoleName,
+  env: Record<string, string | undefined> = process.env,
+): Promise<ConnectionTestView> {
   const started = Date.now();
+  const fromEnv = llmSettingsFromEnv(env)[role]
+    ? `SKILLDESK_${role.toUpperCase()}_* variables override the saved ${role}; tested those. `
+    : '';
   const done = (ok: boolean, message: string, models?: string[]): ConnectionTestView => ({
     role,
     ok,
     latencyMs: Date.now() - started,
-    message,
+    message: `${fromEnv}${message}`,
     ...(models && { models }),
   });
   let client;
   try {
-    client = createLlmClient(role, readLlmSettings(db));
+    client = createLlmClient(role, modelSettings(db, { env }), env);
   } catch (err) {
     return done(false, (err as Error).message);
   }

@@ -1,7 +1,37 @@
-import type { CompositionView, LibraryView, SkillDetail, SkillSummary } from '../../shared/ipc';
+import { SkillDeskError } from '../../shared/errors';
+import type { CompositionView, LibraryView, SearchHit, SkillDetail, SkillSummary } from '../../shared/ipc';
 import { callEdges, graphPrimitives, splitRef, type LibraryProblem, type Skill, type SkillLibrary } from '../../shared/skill';
+import { HybridRetriever } from '../services/retrieval';
+import type { Core } from './Core';
 
-/** Conversions from the loaded library to the views the UI shows. */
+/** Views of the loaded library, for the UI and the CLI's `--json` output alike. */
+
+/** The Library screen: the checked library, its problems (reliability figures that could not be read included). */
+export async function coreLibraryView(core: Core): Promise<LibraryView> {
+  const { library, problems } = await core.loadLibrary();
+  const reliability = core.reliability();
+  return libraryView(library, reliability.problem ? [...problems, reliability.problem] : problems, (id) => reliability.bySkill.get(id));
+}
+
+/** The lexical index of a loaded library, built once per load (a reload makes a new library). */
+const retrievers = new WeakMap<SkillLibrary, HybridRetriever>();
+
+/** The Library screen's search: the agent's retrieval over skill cards, lexical (no model call per keystroke). */
+export async function searchLibrary(core: Core, query: string, options: { app?: string; limit: number }): Promise<SearchHit[]> {
+  const { library } = await core.loadLibrary();
+  let retriever = retrievers.get(library);
+  if (!retriever) retrievers.set(library, (retriever = HybridRetriever.fromLibrary(library)));
+  const hits = await retriever.retrieve(query, { top: options.limit });
+  return hits.filter((h) => !options.app || h.card.apps.includes(options.app)).map((h) => ({ skillId: h.card.ref, score: h.score }));
+}
+
+/** One skill as the run form and the graph editor see it; `skill.not_found` when the library has no such id. */
+export async function coreSkillDetail(core: Core, id: string): Promise<SkillDetail> {
+  const { library } = await core.loadLibrary();
+  const skill = library.skills.get(id);
+  if (!skill) throw new SkillDeskError('skill.not_found', `No skill \`${id}\` in the library; reload the library if you just added it.`);
+  return skillDetail(library, skill, core.reliability().bySkill.get(id));
+}
 
 export function skillSummary(s: Skill, reliability?: SkillSummary['reliability']): SkillSummary {
   return {
