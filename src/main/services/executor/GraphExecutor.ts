@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SkillDeskError } from '../../../shared/errors';
+import { abortableSleep } from '../../../shared/sleep';
 import {
   checkArgs,
   guardConditions,
@@ -40,19 +41,7 @@ interface RunCtx {
 
 export const systemClock: Clock = {
   now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(new RunAborted());
-      const t = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
-      const onAbort = () => {
-        clearTimeout(t);
-        reject(new RunAborted());
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-    }),
+  sleep: (ms, signal) => abortableSleep(ms, signal, () => new RunAborted()),
 };
 
 /**

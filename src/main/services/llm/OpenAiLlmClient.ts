@@ -9,6 +9,7 @@ import { LlmError, redactSecrets } from './errors';
 import { parseStructured, toResponseSchema } from './structured';
 import type { ChatMessage, ChatRequest, ChatResult, LlmClient, StructuredRequest } from './types';
 import type { UsageMeter } from './UsageMeter';
+import { abortableSleep } from '../../../shared/sleep';
 
 /** Injected for tests: how long to wait between retries. */
 export interface RetryClock {
@@ -18,19 +19,7 @@ export interface RetryClock {
 
 const realClock: RetryClock = {
   now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(new LlmError('llm.aborted', 'The model call was cancelled'));
-      const t = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
-      const onAbort = () => {
-        clearTimeout(t);
-        reject(new LlmError('llm.aborted', 'The model call was cancelled'));
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-    }),
+  sleep: (ms, signal) => abortableSleep(ms, signal, () => new LlmError('llm.aborted', 'The model call was cancelled')),
 };
 
 const MAX_BACKOFF_MS = 20_000;
