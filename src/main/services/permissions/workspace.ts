@@ -3,12 +3,13 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { SkillDeskError } from '../../../shared/errors';
-import { ConstraintsSchema, parseWorkspacePolicy, type WorkspacePolicy } from '../../../shared/permissions/manifest';
+import { ConstraintsSchema, parseWorkspacePolicy, type Folders, type WorkspacePolicy } from '../../../shared/permissions/manifest';
 import type { Grant } from '../../../shared/permissions/policy';
 import type { ScopeEnv } from '../../../shared/permissions/scopes';
 import { defaultWorkspacePolicy } from '../../../shared/permissions/session';
 import { isCapability } from '../../../shared/permissions/taxonomy';
 import { listGrants, type StoreDb } from '../store';
+import { createPathCanonicalizer, foldsCaseAt } from './canonicalPaths';
 
 /** The workspace policy file in the data folder: `policy.yaml` or `policy.json`; built-in defaults when absent. */
 export function loadWorkspacePolicy(dataDir: string): { policy: WorkspacePolicy; file?: string } {
@@ -29,19 +30,32 @@ export function loadWorkspacePolicy(dataDir: string): { policy: WorkspacePolicy;
   return { policy: defaultWorkspacePolicy() };
 }
 
-/** This machine's folders and conventions, with the workspace policy's folder overrides applied. */
+/**
+ * This machine's folders and conventions, with the workspace policy's folder overrides applied.
+ * The folders are canonical (symlinks resolved, e.g. macOS's `/var` -> `/private/var`), since the
+ * paths they are compared with are; paths compare case-insensitively on Windows, and on macOS when
+ * the home folder's volume ignores case.
+ */
 export function localScopeEnv(policy: WorkspacePolicy, platform: NodeJS.Platform = process.platform): ScopeEnv {
   const home = homedir();
+  const pathStyle = platform === 'win32' ? 'win32' : 'posix';
+  const canonical = createPathCanonicalizer({ style: pathStyle });
+  const folders: Folders = {
+    home,
+    documents: join(home, 'Documents'),
+    desktop: join(home, 'Desktop'),
+    downloads: join(home, 'Downloads'),
+    temp: tmpdir(),
+    ...policy.folders,
+  };
+  for (const key of Object.keys(folders) as (keyof Folders)[]) {
+    const c = folders[key] === undefined ? undefined : canonical(folders[key]);
+    if (c?.ok) folders[key] = c.path;
+  }
   return {
-    folders: {
-      home,
-      documents: join(home, 'Documents'),
-      desktop: join(home, 'Desktop'),
-      downloads: join(home, 'Downloads'),
-      temp: tmpdir(),
-      ...policy.folders,
-    },
-    pathStyle: platform === 'win32' ? 'win32' : 'posix',
+    folders,
+    pathStyle,
+    ...((platform === 'win32' || (platform === 'darwin' && foldsCaseAt(home))) && { caseInsensitive: true }),
     utcOffsetMinutes: -new Date().getTimezoneOffset(),
   };
 }
