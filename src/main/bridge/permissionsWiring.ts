@@ -1,4 +1,5 @@
 import type { GrantView } from '../../shared/ipc';
+import { describeTarget } from '../../shared/permissions/policy';
 import type { PermissionPrompter } from '../../shared/ports/prompter';
 import type { Core } from '../core/Core';
 import { createPolicyMediator, loadWorkspacePolicy } from '../services/permissions';
@@ -30,7 +31,8 @@ export function wirePermissions(o: { dataDir: string; prompter: PermissionPrompt
             scope: 'session',
             skillId: g.skill,
             capability: g.capability,
-            constraints: g.constraints as Record<string, unknown>,
+            // A grant from a prompt covers one target: show it (its constraints are empty).
+            constraints: g.target ? { target: describeTarget(g.target) } : (g.constraints as Record<string, unknown>),
             grantedAt: g.grantedAt,
             expiresAt: g.expiresAt ?? null,
           })),

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AuditRecord, AuditSink } from '../../../shared/permissions/audit';
 import { manifestWithin } from '../../../shared/permissions/coverage';
-import { describeTarget, type PermissionRequest, type PolicyDecision } from '../../../shared/permissions/policy';
+import { describeTarget, type Grant, type PermissionRequest, type PolicyDecision } from '../../../shared/permissions/policy';
 import type { PermissionSession } from '../../../shared/permissions/session';
 import { CAPABILITIES, type Capability } from '../../../shared/permissions/taxonomy';
 import type { ActionMediator, ActionRequest, MediationDecision } from '../../../shared/ports/mediation';
@@ -10,6 +10,7 @@ import { primitiveInput, type Skill, type SkillLibrary } from '../../../shared/s
 import { createPathCanonicalizer, type PathCanonicalizer } from './canonicalPaths';
 import { canonicalizeStep } from './canonicalStep';
 import { defaultScriptInferrer, primitiveNeeds, type CapabilityNeed, type ScriptInferrer } from './primitiveNeeds';
+import { skillContentHash } from './skillHash';
 
 /**
  * Complete mediation: the executor calls `check` before every primitive. Each capability the
@@ -24,7 +25,7 @@ export interface PolicyMediatorOptions {
   prompter: PermissionPrompter;
   audit?: AuditSink;
   /** Called when an answer creates a grant (to show it in a UI, or to store it). */
-  onGrant?: (grant: ReturnType<PermissionSession['grantFor']>) => void;
+  onGrant?: (grant: Grant) => void;
   now?: () => number;
   /** @default 60000 (or the workspace's `prompt_timeout_ms`) */
   promptTimeoutMs?: number;
@@ -238,8 +239,9 @@ export class PolicyMediator implements ActionMediator {
       };
     }
     if (answer.answer === 'allow_session') {
+      // Bound to what the prompt showed (this canonical target, this skill content); none for an unknown target.
       const grant = session.grantFor(req, d, 'session');
-      this.opts.onGrant?.(grant);
+      if (grant) this.opts.onGrant?.(grant);
     }
     session.recordAllowed({ ...d, effect: 'allow' }, time);
     this.record({ ...rec, decision: 'confirm', answer: auditAnswer });
@@ -307,6 +309,7 @@ export class PolicyMediator implements ActionMediator {
       permissions: skill.permissions,
       trust: skill.trust,
       version: skill.version,
+      contentHash: skillContentHash(skill),
       ...(skill.app && { app: skill.app }),
     });
   }

@@ -60,17 +60,22 @@ export function localScopeEnv(policy: WorkspacePolicy, platform: NodeJS.Platform
   };
 }
 
-/** Active persistent grants from the store, as session grants; rows that no longer validate are skipped. */
+/**
+ * Active persistent grants from the store, as session grants, each bound to the skill content it
+ * was given for; rows that no longer validate, or that name no content (stored before schema 3),
+ * are skipped.
+ */
 export function persistentGrants(db: StoreDb, now = Date.now()): Grant[] {
   return listGrants(db, { state: 'active', now }).flatMap((row): Grant[] => {
     const c = ConstraintsSchema.safeParse(row.constraints);
-    if (!c.success || !isCapability(row.capability)) return [];
+    if (!c.success || !isCapability(row.capability) || row.skillHash === null) return [];
     return [
       {
         id: `p${row.id}`,
         skill: row.skillId,
         capability: row.capability,
         constraints: c.data,
+        skillHash: row.skillHash,
         scope: 'persistent',
         grantedAt: row.grantedAt,
         ...(row.expiresAt !== null && { expiresAt: row.expiresAt }),

@@ -1,7 +1,15 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createRun, getRun, getSetting, openStore, setSetting, STORE_FILE_NAME } from '../../../../src/main/services/store';
+import {
+  createRun,
+  getRun,
+  getSetting,
+  LATEST_SCHEMA_VERSION,
+  openStore,
+  setSetting,
+  STORE_FILE_NAME,
+} from '../../../../src/main/services/store';
 import { useTempStores } from './helpers/tempDir';
 
 const temp = useTempStores();
@@ -12,8 +20,8 @@ describe('src/main/services/store/SqliteStore', () => {
     const store = temp.open({ busyTimeoutMs: 1234 }, dataDir);
     expect(store.file).toBe(join(dataDir, STORE_FILE_NAME));
     expect(existsSync(store.file)).toBe(true);
-    expect(store.schemaVersion).toBe(1);
-    expect(store.migrations.applied).toEqual([1]);
+    expect(store.schemaVersion).toBe(LATEST_SCHEMA_VERSION);
+    expect(store.migrations.applied).toEqual(Array.from({ length: LATEST_SCHEMA_VERSION }, (_, i) => i + 1));
     expect(store.journalMode).toBe('wal');
     expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(store.db.pragma('foreign_keys', { simple: true })).toBe(1);
@@ -41,7 +49,7 @@ describe('src/main/services/store/SqliteStore', () => {
     first.close(); // closing twice is harmless
 
     const second = temp.open({}, dataDir);
-    expect(second.migrations).toEqual({ from: 1, to: 1, applied: [] });
+    expect(second.migrations).toEqual({ from: LATEST_SCHEMA_VERSION, to: LATEST_SCHEMA_VERSION, applied: [] });
     expect(getRun(second.db, run.id)?.args).toEqual({ path: '/tmp/a.txt' });
     expect(getSetting(second.db, 'defaultApps')).toEqual({ TextEditor: 'mousepad' });
   });
@@ -60,7 +68,7 @@ describe('src/main/services/store/SqliteStore', () => {
   it('opens with an explicit nativeBinding that matches this runtime', () => {
     const addon = join(process.cwd(), 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
     const store = temp.open({ nativeBinding: addon });
-    expect(store.schemaVersion).toBe(1);
+    expect(store.schemaVersion).toBe(LATEST_SCHEMA_VERSION);
   });
 
   it('reports a data dir that cannot be created', () => {

@@ -1,6 +1,7 @@
 import { StoreError } from '../errors';
 import type { StoreDb } from '../statements';
 import { migration001 } from './001-initial';
+import { migration003 } from './003-grant-skill-hash';
 import type { Migration } from './types';
 
 export type { Migration } from './types';
@@ -12,7 +13,14 @@ export type { Migration } from './types';
  * opened with `openAtVersion(file, N - 1)` (test/main/services/store/helpers/migrationHarness.ts)
  * and asserts the rows after `upgrade(db, N)`.
  */
-export const MIGRATIONS: readonly Migration[] = [migration001];
+/**
+ * Version 2 is the audit index, written on another branch (`002-...`). Until that file is merged
+ * this placeholder keeps the versions contiguous on this branch; the merge replaces it with the
+ * real migration002. It must never ship: a store marked version 2 by it would skip the real one.
+ */
+const PENDING_MIGRATION_002: Migration = { version: 2, name: 'pending-audit-index', up() {} };
+
+export const MIGRATIONS: readonly Migration[] = [migration001, PENDING_MIGRATION_002, migration003];
 
 /** The schema version this build writes. */
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.length;

@@ -58,10 +58,10 @@ describe('src/main/services/store/migrations/001-initial', () => {
   });
 
   it('does nothing when the database is already at the latest version', () => {
-    const db = openAtVersion(join(temp.dir(), 'v1.db'), 1);
+    const db = openAtVersion(join(temp.dir(), 'latest.db'), MIGRATIONS.length);
     try {
       db.prepare("INSERT INTO settings (key, value_json, updated_at) VALUES ('kept', '1', 1)").run();
-      expect(migrate(db)).toEqual({ from: 1, to: MIGRATIONS.length, applied: [] });
+      expect(migrate(db)).toEqual({ from: MIGRATIONS.length, to: MIGRATIONS.length, applied: [] });
       expect(db.prepare("SELECT value_json FROM settings WHERE key = 'kept'").pluck().get()).toBe('1');
     } finally {
       db.close();
@@ -70,19 +70,19 @@ describe('src/main/services/store/migrations/001-initial', () => {
 
   it('rolls a failing migration back entirely and keeps the previous version', () => {
     const broken: Migration = {
-      version: 2,
+      version: MIGRATIONS.length + 1,
       name: 'broken',
       up(db) {
         db.exec('CREATE TABLE half_done (x INTEGER) STRICT');
         db.exec('ALTER TABLE no_such_table ADD COLUMN y INTEGER');
       },
     };
-    const db = openAtVersion(join(temp.dir(), 'fail.db'), 1);
+    const db = openAtVersion(join(temp.dir(), 'fail.db'), MIGRATIONS.length);
     try {
       expect(() => migrate(db, { migrations: [...MIGRATIONS, broken] })).toThrow(
         expect.objectContaining({ code: 'store.migration_failed' }),
       );
-      expect(schemaVersion(db)).toBe(1);
+      expect(schemaVersion(db)).toBe(MIGRATIONS.length);
       expect(db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'half_done'").pluck().get()).toBe(0);
     } finally {
       db.close();
