@@ -4,6 +4,7 @@ import type { PermissionPrompter } from '../../shared/ports/prompter';
 import type { SkillLibrary } from '../../shared/skill';
 import { createPolicyMediator, loadWorkspacePolicy } from '../services/permissions';
 import { listGrants, revokeGrant, type StoreDb } from '../services/store';
+import { describeTarget } from '../../shared/permissions/policy';
 
 /** Grants answered "allow for this session", which the Permissions screen lists and revokes. */
 export interface SessionGrants {
@@ -47,7 +48,8 @@ export function corePermissions(o: { dataDir: string; prompter: PermissionPrompt
             scope: 'session',
             skillId: g.skill,
             capability: g.capability,
-            constraints: g.constraints as Record<string, unknown>,
+            // A grant from a prompt covers one target: show it (its constraints are empty).
+            constraints: g.target ? { target: describeTarget(g.target) } : (g.constraints as Record<string, unknown>),
             grantedAt: g.grantedAt,
             expiresAt: g.expiresAt ?? null,
           })),

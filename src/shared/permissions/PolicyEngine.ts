@@ -1,13 +1,13 @@
 import { evaluateConstraints, withImplicitApps } from './constraints';
 import { DEFAULT_TRUST_CAPS, type Effect, type PermissionEntry } from './manifest';
-import { describeTarget, type Grant, type PermissionRequest, type PolicyDecision, type PolicyState } from './policy';
+import { describeTarget, sameTarget, type Grant, type PermissionRequest, type PolicyDecision, type PolicyState } from './policy';
 import { CAPABILITIES, isCapability, patternMatches, type Capability } from './taxonomy';
 
 /**
  * The pure policy engine: `decide(request, state)` -> allow | confirm | deny, with the reason
  * and the entry or grant that decided. Deny by default; the highest priority wins; at equal
- * priority deny beats confirm beats allow; grants only turn a confirm into an allow, and only
- * inside their own (copied) constraints, so they never widen what the manifest declared.
+ * priority deny beats confirm beats allow; grants only turn a confirm into an allow, for the exact
+ * target and skill content they were given for, so they never widen what the manifest declared.
  */
 
 /** Capabilities that belong to the workspace, not to skills: a workspace allow needs no manifest entry. */
@@ -104,15 +104,22 @@ export function decide(req: PermissionRequest, state: PolicyState): PolicyDecisi
   return { effect, reason, source: winner.source, entry: winner.entry, rateKey: winner.rateKey, ...fallback };
 }
 
-/** A live grant whose own constraints hold for the request (its slots were bound when granted). */
-export function findGrant(req: PermissionRequest, state: Pick<PolicyState, 'grants' | 'env' | 'usage'>): Grant | undefined {
+/**
+ * A live grant for this request: same skill, same skill content, same capability, the exact
+ * target it was given for (when it names one), and its own constraints hold.
+ */
+export function findGrant(req: PermissionRequest, state: Pick<PolicyState, 'grants' | 'env' | 'usage' | 'skills'>): Grant | undefined {
+  const contentHash = state.skills[req.skill]?.contentHash;
   return state.grants.find(
     (g) =>
       g.skill === req.skill &&
+      // A replaced skill (other content under the same id) answers no grant given to the old one.
+      g.skillHash === contentHash &&
       g.capability === req.capability &&
       g.revokedAt === undefined &&
       g.grantedAt <= req.time &&
       (g.expiresAt === undefined || req.time < g.expiresAt) &&
+      (g.target === undefined || sameTarget(g.target, req.target, state.env)) &&
       evaluateConstraints(
         g.constraints,
         { ...req, args: {} },

@@ -1,6 +1,8 @@
 import type { Constraints, Effect } from './manifest';
 import type { PermissionRequest, PermissionTarget } from './policy';
-import { bindSlots, pathInScope, resolvePathScope, urlAllowed, type ScopeEnv } from './scopes';
+import { lexicalCanonicalPath } from './canonical';
+import { hostsAllow, urlAllowed } from './hosts';
+import { bindSlots, pathInScope, resolvePathScope, scopeText, type ScopeEnv } from './scopes';
 import { CAPABILITIES, type Capability } from './taxonomy';
 
 /**
@@ -36,14 +38,28 @@ export function withImplicitApps(c: Constraints | undefined, cap: Capability, sk
   return { ...base, apps: [skillApp ?? '${app}'] };
 }
 
-/** Binds every `${slot}` in path and app scopes; unbound slots become a scope that matches nothing. */
+/**
+ * Binds every `${slot}` in path and app scopes; unbound slots become a scope that matches nothing.
+ * Bound path values stay literal (their glob and folder characters are not read as such).
+ */
 export function bindConstraints(c: Constraints, values: Readonly<Record<string, unknown>>): Constraints {
-  const bind = (list: string[] | undefined) => list?.map((s) => bindSlots(s, values) ?? '\u0000unbound');
+  const bind = (list: string[], literal: boolean) => list.map((s) => bindSlots(s, values, literal) ?? '\u0000unbound');
   return {
     ...c,
-    ...(c.paths && { paths: bind(c.paths)! }),
-    ...(c.apps && { apps: bind(c.apps)! }),
+    ...(c.paths && { paths: bind(c.paths, true) }),
+    ...(c.apps && { apps: bind(c.apps, false) }),
   };
+}
+
+/**
+ * The target as constraints judge it: a path in its lexical canonical form (Windows forms
+ * normalised, dot segments resolved, never a folder token expanded), or unknown when the path
+ * cannot be judged (relative, a stream, a device): deny entries then still apply to it.
+ */
+function judgedTarget(target: PermissionTarget, env: ScopeEnv): PermissionTarget {
+  if (target.kind !== 'path') return target;
+  const c = lexicalCanonicalPath(target.path, env.pathStyle);
+  return c.ok ? { kind: 'path', path: c.path } : { kind: 'unknown', hint: c.reason };
 }
 
 function scopeOf(target: PermissionTarget): 'path' | 'app' | 'url' | 'other' | 'unknown' {
@@ -55,7 +71,7 @@ function scopeOf(target: PermissionTarget): 'path' | 'app' | 'url' | 'other' | '
 export function evaluateConstraints(c: Constraints | undefined, req: PermissionRequest, ctx: ConstraintContext): ConstraintVerdict {
   if (!c) return { kind: 'applies' };
   const values = { ...(req.args ?? {}), ...(req.app !== undefined && { app: req.app }) };
-  const target = req.target;
+  const target = judgedTarget(req.target, ctx.env);
   const kind = scopeOf(target);
   const isDeny = ctx.effect === 'deny';
   const needs = (field: 'path' | 'app' | 'url', test: () => ConstraintVerdict): ConstraintVerdict => {
@@ -79,7 +95,7 @@ export function evaluateConstraints(c: Constraints | undefined, req: PermissionR
           ? { kind: 'applies' }
           : {
               kind: 'mismatch',
-              why: `${p} is outside ${c.paths!.map((s, i) => (scopes[i] && scopes[i] !== s ? `${s}=${scopes[i]}` : s)).join(', ')}`,
+              why: `${p} is outside ${c.paths!.map((s, i) => (scopes[i] && scopes[i] !== s ? `${s}=${scopeText(scopes[i])}` : s)).join(', ')}`,
             };
       }),
     );
@@ -112,6 +128,16 @@ export function evaluateConstraints(c: Constraints | undefined, req: PermissionR
         return urlAllowed(url, c.domains, c.urls)
           ? { kind: 'applies' }
           : { kind: 'mismatch', why: `${url} is not in the allowlist ${[...(c.domains ?? []), ...(c.urls ?? [])].join(', ')}` };
+      }),
+    );
+  }
+  if (c.hosts) {
+    checks.push(() =>
+      needs('url', () => {
+        const url = (target as { url: string }).url;
+        return hostsAllow(url, c.hosts!)
+          ? { kind: 'applies' }
+          : { kind: 'mismatch', why: `${url} does not go to an allowed host (${c.hosts!.join(', ')})` };
       }),
     );
   }

@@ -1,6 +1,7 @@
 import { bindConstraints, withImplicitApps } from './constraints';
 import type { Constraints, Manifest, PermissionEntry } from './manifest';
-import { hostInDomain, resolvePathScope, scopeWithin, type ScopeEnv } from './scopes';
+import { hostInDomain, hostPatternWithin, normalizeHost, parseHostPattern, urlUnderPrefix } from './hosts';
+import { resolvePathScope, scopeWithin, type ScopeEnv } from './scopes';
 import { expandPattern, patternCovers, type Capability } from './taxonomy';
 
 /**
@@ -96,15 +97,20 @@ export function constraintsWithin(inner: Constraints, outer: Constraints, env: S
   if (outer.domains || outer.urls) {
     if (!inner.domains && !inner.urls) return false;
     const domainOk = (inner.domains ?? []).every((d) => {
-      const host = d.replace(/^\*?\./, '');
-      const wild = d !== host;
-      return (outer.domains ?? []).some((o) =>
-        wild ? (o.startsWith('*.') || o.startsWith('.')) && hostInDomain(host, o) : hostInDomain(host, o),
+      const bare = d.replace(/^\*?\./, '');
+      const wild = d !== bare;
+      const host = normalizeHost(bare);
+      return (
+        host !== undefined &&
+        (outer.domains ?? []).some((o) =>
+          wild ? (o.startsWith('*.') || o.startsWith('.')) && hostInDomain(host, o) : hostInDomain(host, o),
+        )
       );
     });
-    const urlOk = (inner.urls ?? []).every((u) => (outer.urls ?? []).some((o) => u.toLowerCase().startsWith(o.toLowerCase())));
+    const urlOk = (inner.urls ?? []).every((u) => (outer.urls ?? []).some((o) => urlUnderPrefix(u, o)));
     if (!domainOk || !urlOk) return false;
   }
+  if (outer.hosts && !hostsWithin(inner.hosts, outer.hosts)) return false;
   if (outer.denied_command_patterns && !outer.denied_command_patterns.every((p) => inner.denied_command_patterns?.includes(p)))
     return false;
   if (outer.rate_limit) {
@@ -114,6 +120,16 @@ export function constraintsWithin(inner: Constraints, outer: Constraints, env: S
   }
   if (outer.time_window && JSON.stringify(inner.time_window) !== JSON.stringify(outer.time_window)) return false;
   return true;
+}
+
+/** Whether every host pattern of `inner` lies within one of `outer`'s (no `hosts` at all is wider than any list). */
+function hostsWithin(inner: readonly string[] | undefined, outer: readonly string[]): boolean {
+  if (!inner) return false;
+  const outs = outer.map(parseHostPattern);
+  return inner.every((h) => {
+    const p = parseHostPattern(h);
+    return typeof p !== 'string' && outs.some((o) => typeof o !== 'string' && hostPatternWithin(p, o));
+  });
 }
 
 /** Entries of `manifest` that cover `cap` with a non-deny effect (for manifest checking). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { describeValue } from '../errors';
+import { parseHostPattern } from './hosts';
 import { isKnownPattern, suggestCapabilities } from './taxonomy';
 
 /**
@@ -34,6 +35,11 @@ const RegexSchema = z
     }
   });
 
+const HostPatternSchema = z.string().superRefine((h, ctx) => {
+  const p = parseHostPattern(h);
+  if (typeof p === 'string') ctx.addIssue({ code: 'custom', message: p });
+});
+
 export const ConstraintsSchema = z
   .object({
     /**
@@ -48,8 +54,16 @@ export const ConstraintsSchema = z
     apps: z.array(z.string().min(1)).optional(),
     /** Host allowlist: `example.com` (exactly), `*.example.com` (subdomains and itself). */
     domains: z.array(z.string().min(1)).optional(),
-    /** URL prefixes allowed (`https://api.example.com/v1/`). */
+    /** URL prefixes allowed (`https://api.example.com/v1/`): same scheme, host and port, and a path below the prefix's. */
     urls: z.array(z.string().min(1)).optional(),
+    /**
+     * Egress allowlist, checked on its own (with `domains`/`urls` both must hold): `api.example.com`
+     * (that host on its scheme's default port), `*.example.com` (its subdomains, not itself),
+     * `api.example.com:8443`, `api.example.com:*` (any port), IP literals. Case-insensitive,
+     * IDNA-normalised; a URL whose host parsers could read differently matches nothing.
+     * @example hosts: [api.example.com, '*.uploads.example.com']
+     */
+    hosts: z.array(HostPatternSchema).min(1).optional(),
     /** Case-insensitive regexes; a command matching one is denied even where this entry allows. */
     denied_command_patterns: z.array(RegexSchema).optional(),
     /** At most `count` allowed decisions per `per_seconds` under this entry; beyond, denied. */

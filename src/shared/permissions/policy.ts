@@ -1,5 +1,6 @@
 import type { Constraints, Effect, Manifest, PermissionEntry, TrustTier, WorkspacePolicy } from './manifest';
-import type { ScopeEnv } from './scopes';
+import { lexicalCanonicalPath } from './canonical';
+import { foldsCase, normalizePath, type ScopeEnv } from './scopes';
 import type { Capability } from './taxonomy';
 
 /** Types shared by the policy engine, the session, the mediator and simulation. */
@@ -34,19 +35,28 @@ export interface DeclaredSkill {
   /** The app the skill drives; input and launch entries without `apps` are scoped to it. */
   app?: string;
   version?: string;
+  /** SHA-256 of the skill's source: grants answered for one content apply to that content only. */
+  contentHash?: string;
 }
 
 export type GrantScope = 'once' | 'session' | 'persistent';
 
 /**
- * A user's answer to a confirmation, made durable. Its constraints are a copy of the entry it
- * answered with argument slots bound at answer time, so a grant never reaches beyond that entry.
+ * A user's answer to a confirmation, made durable. A grant from a prompt is bound to the exact
+ * target the prompt showed (`target`) and to the content of the skill that asked (`skillHash`);
+ * an administrator's grant (`skilldesk permissions grant`) carries constraints no wider than the
+ * confirm entry it answers. Either way a grant only turns a confirm into an allow.
  */
 export interface Grant {
   id: string;
   skill: string;
   capability: Capability;
+  /** Further conditions (administrators' grants); `{}` for grants from a prompt. */
   constraints: Constraints;
+  /** The one target this grant answers (canonical, compared exactly; never a pattern). */
+  target?: PermissionTarget;
+  /** Content hash of the skill version the answer was given for; it applies to no other version. */
+  skillHash?: string;
   scope: GrantScope;
   grantedAt: number;
   expiresAt?: number;
@@ -75,6 +85,43 @@ export interface PolicyDecision {
   fallbackMsg?: string;
   /** Key under which an allow counts against the deciding entry's rate limit. */
   rateKey?: string;
+}
+
+/**
+ * Whether two targets name the same resource, exactly: paths by their canonical form (case-folded
+ * where the file system folds case), URLs by their WHATWG serialisation, anything else as text.
+ * An unknown target equals nothing: what analysis could not pin down was never shown to anyone.
+ */
+export function sameTarget(a: PermissionTarget, b: PermissionTarget, env: ScopeEnv): boolean {
+  switch (a.kind) {
+    case 'path': {
+      if (b.kind !== 'path') return false;
+      const x = lexicalCanonicalPath(a.path, env.pathStyle);
+      const y = lexicalCanonicalPath(b.path, env.pathStyle);
+      const fold = foldsCase(env);
+      return x.ok && y.ok && normalizePath(x.path, env.pathStyle, fold) === normalizePath(y.path, env.pathStyle, fold);
+    }
+    case 'url':
+      return b.kind === 'url' && serializeUrl(a.url) === serializeUrl(b.url);
+    case 'app':
+      return b.kind === 'app' && a.app === b.app;
+    case 'command':
+      return b.kind === 'command' && a.command === b.command;
+    case 'skill':
+      return b.kind === 'skill' && a.skill === b.skill;
+    case 'none':
+      return b.kind === 'none';
+    case 'unknown':
+      return false;
+  }
+}
+
+function serializeUrl(u: string): string {
+  try {
+    return new URL(u).href;
+  } catch {
+    return u;
+  }
 }
 
 /** A human-readable rendering of a target, for prompts and the audit. */

@@ -1,8 +1,9 @@
+import { pathStyleFor } from './canonical';
 import type { Folders } from './manifest';
 
 /**
- * Pure scope matching for constraints: paths (with folder tokens, argument bindings and globs),
- * apps, hosts and URLs. No node:path here: both POSIX and Windows paths must be judged the
+ * Pure scope matching for path constraints (folder tokens, argument bindings and globs); hosts
+ * and URLs are in hosts.ts. No node:path here: both POSIX and Windows paths must be judged the
  * same way on every platform.
  */
 
@@ -11,6 +12,8 @@ export interface ScopeEnv {
   folders: Folders;
   /** How request paths are compared: Windows paths case-insensitively. */
   pathStyle: 'posix' | 'win32';
+  /** The file system ignores case (macOS by default); Windows always does. @default false */
+  caseInsensitive?: boolean;
   /** Offset of local time from UTC, for `time_window`. */
   utcOffsetMinutes: number;
 }
@@ -28,8 +31,23 @@ const FOLDER_TOKENS: Record<string, keyof Folders> = {
 
 const SLOT = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
-/** Binds `${name}` slots to argument values; undefined when a slot has no value (the scope then matches nothing). */
-export function bindSlots(template: string, values: Readonly<Record<string, unknown>>): string | undefined {
+/**
+ * Glob and folder characters inside bound argument values are literal: a value `/tmp/*` names the
+ * file `*`, and `~` or `%DOCUMENTS%` in a value is a file name, not a folder. While a scope is
+ * resolved they travel as these private-use stand-ins, which neither `expandFolders` nor the glob
+ * matcher reads, and are turned back into themselves when compared.
+ */
+const LITERAL: Record<string, string> = { '*': '\uE000', '?': '\uE001', '%': '\uE002', '~': '\uE003' };
+const UNLITERAL: Record<string, string> = Object.fromEntries(Object.entries(LITERAL).map(([k, v]) => [v, k]));
+const literal = (v: string) => v.replace(/[*?%~]/g, (c) => LITERAL[c]!);
+/** A resolved scope as text (stand-ins for literal characters turned back). */
+export const scopeText = (s: string) => s.replace(/[\uE000-\uE003]/g, (c) => UNLITERAL[c]!);
+
+/**
+ * Binds `${name}` slots to argument values; undefined when a slot has no value (the scope then
+ * matches nothing). With `literalValues`, glob and folder characters of the values stay literal.
+ */
+export function bindSlots(template: string, values: Readonly<Record<string, unknown>>, literalValues = false): string | undefined {
   let missing = false;
   const out = template.replace(SLOT, (_m, name: string) => {
     const v = values[name];
@@ -37,12 +55,12 @@ export function bindSlots(template: string, values: Readonly<Record<string, unkn
       missing = true;
       return '';
     }
-    return String(v);
+    return literalValues ? literal(String(v)) : String(v);
   });
   return missing ? undefined : out;
 }
 
-/** Expands `~` and `%FOLDER%` tokens; undefined when a named folder is not configured. */
+/** Expands `~` and `%FOLDER%` tokens of a scope template; undefined when a named folder is not configured. */
 export function expandFolders(scope: string, folders: Folders): string | undefined {
   let s = scope;
   if (s === '~' || s.startsWith('~/') || s.startsWith('~\\')) {
@@ -64,10 +82,26 @@ export function isAbsolutePath(p: string): boolean {
   return p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('\\\\');
 }
 
-/** `C:\A\..\b\` -> `c:/b` (win32) ; `/a/./b//c/` -> `/a/b/c`. Dot segments resolved, never above the root. */
-export function normalizePath(p: string, style: ScopeEnv['pathStyle']): string {
-  let s = p.replace(/\\/g, '/');
-  const drive = /^[A-Za-z]:/.exec(s)?.[0] ?? '';
+/** Absolute for the path style; a drive or share path counts as a Windows path (see `pathStyleFor`). */
+function isAbsoluteFor(p: string, style: ScopeEnv['pathStyle']): boolean {
+  return pathStyleFor(p, style) === 'win32' ? isAbsolutePath(p) : p.startsWith('/');
+}
+
+/** Whether paths compare case-insensitively: always on Windows, and where the environment says so (macOS). */
+export function foldsCase(env: Pick<ScopeEnv, 'pathStyle' | 'caseInsensitive'>): boolean {
+  return env.pathStyle === 'win32' || env.caseInsensitive === true;
+}
+
+/**
+ * `C:\A\..\b\` -> `c:/b` (win32) ; `/a/./b//c/` -> `/a/b/c`. Dot segments resolved, never above the root.
+ * A backslash is a separator only on Windows: on POSIX it is part of a file name (`a\..\b` is one
+ * name), so it is never read as one there. `fold` compares case-insensitively (and, for macOS,
+ * Unicode-normalisation-insensitively). @default fold: Windows paths only
+ */
+export function normalizePath(p: string, sessionStyle: ScopeEnv['pathStyle'], fold = sessionStyle === 'win32'): string {
+  const win = pathStyleFor(p, sessionStyle) === 'win32';
+  let s = win ? p.replace(/\\/g, '/') : p;
+  const drive = win ? (/^[A-Za-z]:/.exec(s)?.[0] ?? '') : '';
   s = s.slice(drive.length);
   const unc = s.startsWith('//');
   const parts: string[] = [];
@@ -77,7 +111,7 @@ export function normalizePath(p: string, style: ScopeEnv['pathStyle']): string {
     else parts.push(seg);
   }
   const out = `${drive}${unc ? '//' : '/'}${parts.join('/')}`;
-  return style === 'win32' || drive ? out.toLowerCase() : out;
+  return fold || win ? out.normalize('NFC').toLowerCase() : out;
 }
 
 /** Whether a glob scope (`*` within a segment, `**` across) matches a normalized path. */
@@ -91,62 +125,47 @@ function globMatches(glob: string, path: string): boolean {
       if (glob[i + 1] === '/') i++;
     } else if (c === '*') re += '[^/]*';
     else if (c === '?') re += '[^/]';
-    else re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+    else re += (UNLITERAL[c] ?? c).replace(/[.*?+^${}()|[\]\\]/g, '\\$&');
   }
   return new RegExp(`^${re}(/.*)?$`).test(path);
 }
 
+const isGlob = (scope: string) => /[*?]/.test(scope);
+
 /**
- * Resolves a scope template to a normalized absolute scope: binds arguments, expands folders.
- * Undefined when it cannot be resolved, in which case it matches nothing (fail closed).
+ * Resolves a scope template to a normalized absolute scope: expands the template's folders, then
+ * binds arguments (their values literal: no globs, no folder tokens). Undefined when it cannot be
+ * resolved, in which case it matches nothing (fail closed).
  */
 export function resolvePathScope(scope: string, args: Readonly<Record<string, unknown>>, env: ScopeEnv): string | undefined {
-  const bound = bindSlots(scope, args);
-  if (bound === undefined || bound === '') return undefined;
-  const expanded = expandFolders(bound, env.folders);
-  if (expanded === undefined || !isAbsolutePath(expanded)) return undefined;
-  return normalizePath(expanded, env.pathStyle);
+  const expanded = expandFolders(scope, env.folders);
+  if (expanded === undefined) return undefined;
+  const bound = bindSlots(expanded, args, true);
+  if (bound === undefined || bound === '' || !isAbsoluteFor(bound, env.pathStyle)) return undefined;
+  return normalizePath(bound, env.pathStyle, foldsCase(env));
 }
 
-/** Whether a path lies in a resolved scope: the scope itself, below it, or a glob match. */
+/**
+ * Whether a request path lies in a resolved scope: the scope itself, below it, or a glob match.
+ * The request path is taken literally (`~` and `%FOLDER%` in it are file names, not folders).
+ */
 export function pathInScope(path: string, resolvedScope: string, env: ScopeEnv): boolean {
-  // Paths from script analysis may still say `~` or `%USERPROFILE%`.
-  const expanded = expandFolders(path, env.folders);
-  if (expanded === undefined || !isAbsolutePath(expanded)) return false;
-  const p = normalizePath(expanded, env.pathStyle);
-  if (/[*?]/.test(resolvedScope)) return globMatches(resolvedScope, p);
-  if (resolvedScope === '/' || resolvedScope === '//') return p.startsWith('/');
-  return p === resolvedScope || p.startsWith(`${resolvedScope}/`);
+  if (!isAbsoluteFor(path, env.pathStyle)) return false;
+  return normalizedInScope(normalizePath(path, env.pathStyle, foldsCase(env)), resolvedScope);
+}
+
+function normalizedInScope(p: string, scope: string): boolean {
+  if (isGlob(scope)) return globMatches(scope, p);
+  const s = scopeText(scope);
+  if (s === '/' || s === '//') return p.startsWith('/');
+  return p === s || p.startsWith(`${s}/`);
 }
 
 /** Whether resolved scope `inner` lies within resolved scope `outer` (for manifest subset checks). */
-export function scopeWithin(inner: string, outer: string, env: ScopeEnv): boolean {
+export function scopeWithin(inner: string, outer: string, _env: ScopeEnv): boolean {
   if (inner === outer) return true;
-  const innerBase = /[*?]/.test(inner) ? inner.slice(0, inner.search(/[*?]/)).replace(/\/[^/]*$/, '') || '/' : inner;
-  if (/[*?]/.test(outer)) return !/[*?]/.test(inner) && globMatches(outer, inner);
-  return pathInScope(innerBase, outer, env);
-}
-
-/** The lower-cased host of a URL, or undefined when it is not an absolute URL. */
-export function urlHost(url: string): string | undefined {
-  const m = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?(\[[^\]]+\]|[^:/?#]+)/i.exec(url);
-  return m?.[1]?.toLowerCase();
-}
-
-/** `example.com` matches only itself; `*.example.com` or `.example.com` also its subdomains. */
-export function hostInDomain(host: string, domain: string): boolean {
-  const d = domain.toLowerCase();
-  if (d.startsWith('*.') || d.startsWith('.')) {
-    const base = d.replace(/^\*?\./, '');
-    return host === base || host.endsWith(`.${base}`);
-  }
-  return host === d;
-}
-
-/** Whether a URL (or a bare host) is allowed by domain and URL-prefix allowlists (either suffices). */
-export function urlAllowed(url: string, domains: readonly string[] | undefined, prefixes: readonly string[] | undefined): boolean {
-  const host = urlHost(url) ?? (/^[a-z0-9.-]+$/i.test(url) ? url.toLowerCase() : undefined);
-  if (domains && host && domains.some((d) => hostInDomain(host, d))) return true;
-  if (prefixes && prefixes.some((p) => url.toLowerCase().startsWith(p.toLowerCase()))) return true;
-  return false;
+  const innerBase = isGlob(inner) ? inner.slice(0, inner.search(/[*?]/)).replace(/\/[^/]*$/, '') || '/' : inner;
+  // Both sides are resolved scopes: compare their texts, literal characters as themselves.
+  if (isGlob(outer)) return !isGlob(inner) && globMatches(outer, scopeText(inner));
+  return normalizedInScope(scopeText(innerBase), outer);
 }

@@ -1,4 +1,3 @@
-import { bindConstraints, withImplicitApps } from './constraints';
 import { DEFAULT_WORKSPACE_ENTRIES, type WorkspacePolicy } from './manifest';
 import { decide } from './PolicyEngine';
 import type { DeclaredSkill, Grant, GrantScope, PermissionRequest, PolicyDecision, PolicyState } from './policy';
@@ -73,23 +72,32 @@ export class PermissionSession {
   }
 
   /**
-   * Turns an answer to a confirm into a grant. The grant copies the constraints of the entry
-   * that asked, with its argument and app slots bound to this request, so it never covers
-   * more than that entry did for these arguments.
+   * Turns an answer to a confirm into a grant for exactly what the prompt showed: this skill
+   * content, this capability, this target (canonical, compared exactly: glob characters in it
+   * are plain characters). Nothing is copied from the entry that asked, so an unconstrained
+   * entry (the workspace's `secrets.* confirm`) yields a grant for one file, not for all.
+   * Undefined when the target is unknown: what could not be shown cannot be granted ahead, and
+   * the answer counts for this request only.
    */
-  grantFor(req: PermissionRequest, decision: PolicyDecision, scope: GrantScope, opts: { expiresAt?: number; id?: string } = {}): Grant {
+  grantFor(
+    req: PermissionRequest,
+    decision: PolicyDecision,
+    scope: GrantScope,
+    opts: { expiresAt?: number; id?: string } = {},
+  ): Grant | undefined {
     if (decision.effect !== 'confirm' || !decision.entry) {
       throw new Error(`Expected a confirm decision to grant, got \`${decision.effect}\` from ${decision.source}`);
     }
-    const skillApp = this.skills.get(req.skill)?.app;
-    const copied = withImplicitApps(decision.entry.constraints, req.capability, skillApp);
-    const values = { ...(req.args ?? {}), ...(req.app !== undefined && { app: req.app }) };
+    if (req.target.kind === 'unknown') return undefined;
+    const contentHash = this.skills.get(req.skill)?.contentHash;
     const grant: Grant = {
       id: opts.id ?? `${this.idPrefix}${this.nextGrant++}`,
       skill: req.skill,
       capability: req.capability,
       scope,
-      constraints: bindConstraints(copied, values),
+      constraints: {},
+      target: req.target,
+      ...(contentHash !== undefined && { skillHash: contentHash }),
       grantedAt: req.time,
       answers: decision.source,
       ...(opts.expiresAt !== undefined && { expiresAt: opts.expiresAt }),

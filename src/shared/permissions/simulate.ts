@@ -40,6 +40,8 @@ export const SimulationPolicySchema = z
           trust: TrustTierSchema.default('builtin'),
           app: z.string().optional(),
           version: z.string().optional(),
+          /** Content hash of the skill; grants name the hash they were given for. */
+          content_hash: z.string().optional(),
         })
         .strict(),
     ),
@@ -78,6 +80,10 @@ export const SimulationGrantsSchema = z.array(
       skill: z.string().min(1),
       capability: CapabilitySchema,
       constraints: ManifestSchema.element.shape.constraints.unwrap().default({}),
+      /** The exact target the grant answers (compared exactly); absent: any the constraints admit. */
+      target: TargetSchema.optional(),
+      /** The skill content the grant was given for; it applies only while the skill has this `content_hash`. */
+      skill_hash: z.string().optional(),
       scope: z.enum(['once', 'session', 'persistent']).default('session'),
       granted_at: TimeSchema.optional(),
       expires_at: TimeSchema.optional(),
@@ -131,6 +137,7 @@ export function simulate(
             trust: s.trust,
             ...(s.app && { app: s.app }),
             ...(s.version && { version: s.version }),
+            ...(s.content_hash && { contentHash: s.content_hash }),
           },
         ]),
       ),
@@ -139,6 +146,8 @@ export function simulate(
         skill: g.skill,
         capability: g.capability as Capability,
         constraints: g.constraints,
+        ...(g.target && { target: g.target as PermissionTarget }),
+        ...(g.skill_hash && { skillHash: g.skill_hash }),
         scope: g.scope,
         grantedAt: g.granted_at ?? 0,
         ...(g.expires_at !== undefined && { expiresAt: g.expires_at }),
@@ -161,7 +170,8 @@ export function simulate(
     if (d.effect === 'confirm' && r.answer) {
       result.answer = r.answer;
       result.final = r.answer === 'deny' ? 'deny' : 'allow';
-      if (r.answer === 'allow_session') result.grantCreated = session.grantFor(request, d, 'session').id;
+      const grant = r.answer === 'allow_session' ? session.grantFor(request, d, 'session') : undefined;
+      if (grant) result.grantCreated = grant.id;
     }
     if (result.final === 'allow') session.recordAllowed({ ...d, effect: 'allow' }, request.time);
     return result;

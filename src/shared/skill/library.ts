@@ -9,6 +9,12 @@ import { templateSlots } from './template';
 export interface SourceRef {
   file: string;
   origin: 'builtin' | 'user';
+  /**
+   * `sha256:<hex>` of the file's bytes (set by the loader): the identity of the skill's content,
+   * to which permission grants are bound. For a composite it is its interface file's, which also
+   * holds the signature (arguments, domains) the composite runs with.
+   */
+  contentHash?: string;
 }
 
 export interface LibraryProblem {

@@ -72,6 +72,7 @@ describe('src/main/core/permissions', () => {
       constraints: { apps: ['mousepad'] },
       grantedAt: Date.now(),
       expiresAt: null,
+      skillHash: 'a'.repeat(64),
     });
     const views = grantViews(core.sessionGrants, core.db!);
     expect(views.map((g) => g.scope)).toEqual(['session', 'persistent']);

@@ -141,10 +141,13 @@ describe('src/shared/permissions/PolicyEngine', () => {
     expect(outside.reason).toContain('/tmp/b.txt is outside ${path}=/tmp/a.txt');
   });
 
-  it('expands folder tokens and resolves dot segments before matching', () => {
+  it('expands folder tokens in scopes, never in request paths, and resolves dot segments before matching', () => {
     const m: Manifest = [{ capability: 'file.read', effect: 'allow', constraints: { paths: ['%DOCUMENTS%'] } }];
     expect(decide(req('file.read', { kind: 'path', path: '/home/u/Documents/x/../y.txt' }), state(m)).effect).toBe('allow');
     expect(decide(req('file.read', { kind: 'path', path: '/home/u/Documents/../.ssh/id_rsa' }), state(m)).effect).toBe('deny');
+    // To the file system `%DOCUMENTS%` and `~` in a request are names: `/tmp/%DOCUMENTS%/x` is under /tmp.
+    expect(decide(req('file.read', { kind: 'path', path: '/tmp/%DOCUMENTS%/x' }), state(m)).effect).toBe('deny');
+    expect(decide(req('file.read', { kind: 'path', path: '~/Documents/x' }), state(m)).effect).toBe('deny');
   });
 
   it("scopes input entries without `apps` to the skill's own app", () => {
@@ -214,14 +217,14 @@ describe('src/shared/permissions/PolicyEngine', () => {
     expect(decide(req('context.load', { kind: 'skill', skill: 's.x' }), state([], { workspace: ws })).effect).toBe('allow');
   });
 
-  it('makes a session grant from a confirm that copies the bound constraints', () => {
+  it('binds a session grant to the exact target the prompt showed, not to the entry that asked', () => {
     const m: Manifest = [{ capability: 'file.write', effect: 'confirm', constraints: { paths: ['${path}'] } }];
     const s = new PermissionSession(noWorkspace, env, { skills: { 's.x': { permissions: m, trust: 'builtin' } } });
     const r1 = req('file.write', { kind: 'path', path: '/tmp/a' }, { args: { path: '/tmp/a' } });
     const d1 = s.decide(r1);
     expect(d1.effect).toBe('confirm');
-    const g = s.grantFor(r1, d1, 'session');
-    expect(g.constraints).toEqual({ paths: ['/tmp/a'] });
+    const g = s.grantFor(r1, d1, 'session')!;
+    expect(g).toMatchObject({ target: { kind: 'path', path: '/tmp/a' }, constraints: {} });
     expect(s.decide(r1)).toMatchObject({ effect: 'allow', source: `grant:${g.id}` });
     // Same entry, other arguments: the grant does not reach it; the user is asked again.
     expect(s.decide(req('file.write', { kind: 'path', path: '/tmp/b' }, { args: { path: '/tmp/b' } })).effect).toBe('confirm');
@@ -280,25 +283,27 @@ describe('src/shared/permissions/PolicyEngine', () => {
     expect(ties).toBeGreaterThan(20);
   });
 
-  it('never lets a session grant allow a request outside the constraints of the entry it answered (property)', () => {
+  it('never lets a session grant allow a request but the one answered, nor outside the entry it answered (property)', () => {
     let byGrant = 0;
+    // `later` is often the answered request again, with other arguments and at another time.
+    const arbLater = fc.option(fc.record({ args: fc.constantFrom({}, { path: '/tmp/x' }), dt: fc.nat(3_600_000) }), { freq: 2 });
     fc.assert(
-      fc.property(arbConstraints, fc.constantFrom(...caps), arbRequest, arbRequest, (constraints, cap, first, later) => {
+      fc.property(arbConstraints, fc.constantFrom(...caps), arbRequest, arbRequest, arbLater, (constraints, cap, first, other, again) => {
         const m: Manifest = [{ capability: cap, effect: 'confirm', constraints }];
         const s = new PermissionSession(noWorkspace, env, { skills: { 's.x': { permissions: m, trust: 'builtin', app: 'mousepad' } } });
         const r1 = { ...first, capability: cap };
         const d1 = s.decide(r1);
         if (d1.effect !== 'confirm') return;
         s.grantFor(r1, d1, 'session');
-        const r2 = { ...later, capability: cap };
+        const r2 = again ? { ...r1, args: again.args, time: r1.time + again.dt } : { ...other, capability: cap };
         const d2 = s.decide(r2);
         if (d2.effect !== 'allow') return;
-        // Allowed by the grant: the original entry, bound to the arguments of the answered request, admits r2.
-        const bound = { ...r2, args: r1.args ?? {}, app: r1.app ?? '' };
-        expect(
-          evaluateConstraints(withImplicitApps(constraints, cap, 'mousepad'), bound, { env, effect: 'confirm', usage: [] }).kind,
-        ).not.toBe('mismatch');
         expect(d2.source.startsWith('grant:')).toBe(true);
+        expect(r2.target).toEqual(r1.target);
+        // And the entry that asked still admits it (a grant only answers a confirm it raises).
+        expect(
+          evaluateConstraints(withImplicitApps(constraints, cap, 'mousepad'), r2, { env, effect: 'confirm', usage: [] }).kind,
+        ).not.toBe('mismatch');
         byGrant++;
       }),
       { numRuns: 3000 },

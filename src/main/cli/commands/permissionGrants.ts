@@ -1,7 +1,7 @@
 import { SkillDeskError } from '../../../shared/errors';
 import { constraintsWithin, isCapability, patternMatches, withImplicitApps, type Constraints } from '../../../shared/permissions';
 import type { SkillLibrary } from '../../../shared/skill';
-import { localScopeEnv } from '../../services/permissions';
+import { localScopeEnv, skillContentHash } from '../../services/permissions';
 import { addGrant, grantState, listGrants, revokeGrant, type StoreDb } from '../../services/store';
 import { formatTime, table, type Output } from '../output';
 
@@ -72,7 +72,8 @@ export function permissionsGrant(
   }
   const constraints = { ...withImplicitApps(entry.constraints, capability, skill.app), ...given };
   const expiresAt = o.expires === undefined ? null : expiry(o.expires, now);
-  const row = addGrant(db, { skillId, capability, constraints, grantedAt: now, expiresAt });
+  // Bound to this version of the skill: a file replaced under the same id does not inherit it.
+  const row = addGrant(db, { skillId, capability, constraints, skillHash: skillContentHash(skill), grantedAt: now, expiresAt });
   io.out(
     o.json
       ? JSON.stringify(row, null, 2)

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
@@ -77,8 +78,10 @@ async function yamlFiles(dir: string): Promise<string[]> {
 
 async function parseFile(file: string, origin: SourceRef['origin'], problems: LibraryProblem[]): Promise<ParsedFile> {
   const lines = new LineCounter();
-  const source: SourceRef = { file, origin };
-  const text = await readFile(file, 'utf8');
+  const bytes = await readFile(file);
+  // The bytes, not the parsed document: any edit, even one YAML reads the same, is a new version to grant anew.
+  const source: SourceRef = { file, origin, contentHash: `sha256:${createHash('sha256').update(bytes).digest('hex')}` };
+  const text = bytes.toString('utf8');
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length) {
     for (const e of doc.errors) {

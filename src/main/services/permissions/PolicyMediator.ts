@@ -1,13 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { AuditRecord, AuditSink } from '../../../shared/permissions/audit';
 import { manifestWithin } from '../../../shared/permissions/coverage';
-import { describeTarget, type PermissionRequest, type PolicyDecision } from '../../../shared/permissions/policy';
+import { describeTarget, type Grant, type PermissionRequest, type PolicyDecision } from '../../../shared/permissions/policy';
 import type { PermissionSession } from '../../../shared/permissions/session';
 import { CAPABILITIES, type Capability } from '../../../shared/permissions/taxonomy';
 import type { ActionMediator, ActionRequest, MediationDecision } from '../../../shared/ports/mediation';
 import type { PermissionPrompter, PromptResult } from '../../../shared/ports/prompter';
 import { primitiveInput, type Skill, type SkillLibrary } from '../../../shared/skill';
+import { createPathCanonicalizer, type PathCanonicalizer } from './canonicalPaths';
+import { canonicalizeStep } from './canonicalStep';
 import { defaultScriptInferrer, primitiveNeeds, type CapabilityNeed, type ScriptInferrer } from './primitiveNeeds';
+import { skillContentHash } from './skillHash';
 
 /**
  * Complete mediation: the executor calls `check` before every primitive. Each capability the
@@ -22,19 +25,23 @@ export interface PolicyMediatorOptions {
   prompter: PermissionPrompter;
   audit?: AuditSink;
   /** Called when an answer creates a grant (to show it in a UI, or to store it). */
-  onGrant?: (grant: ReturnType<PermissionSession['grantFor']>) => void;
+  onGrant?: (grant: Grant) => void;
   now?: () => number;
   /** @default 60000 (or the workspace's `prompt_timeout_ms`) */
   promptTimeoutMs?: number;
   infer?: ScriptInferrer;
+  /** Puts request paths in canonical form before any decision. @default this machine's file system */
+  canonicalizePath?: PathCanonicalizer;
 }
 
 export class PolicyMediator implements ActionMediator {
   private readonly now: () => number;
   private readonly infer: ScriptInferrer;
+  private readonly canonicalize: PathCanonicalizer;
 
   constructor(private readonly opts: PolicyMediatorOptions) {
     this.now = opts.now ?? Date.now;
+    this.canonicalize = opts.canonicalizePath ?? createPathCanonicalizer({ style: opts.session.env.pathStyle });
     // Judged afresh at every step, never from a cache keyed on the script's text: the files a
     // script calls may have changed since it last ran.
     this.infer = opts.infer ?? defaultScriptInferrer;
@@ -89,7 +96,7 @@ export class PolicyMediator implements ActionMediator {
       return { effect: 'deny', code: 'permission.focus_changed', reason };
     }
 
-    const { needs, unanalysable } = primitiveNeeds(skill, p, {
+    const { needs, unanalysable, analysis } = primitiveNeeds(skill, p, {
       raw: request.raw,
       ...(request.app && { app: request.app }),
       args: request.args,
@@ -109,9 +116,32 @@ export class PolicyMediator implements ActionMediator {
       });
       return { effect: 'deny', code: 'permission.unanalysable', reason };
     }
+    // Decisions are made on the files paths really name (symlinks followed, Windows forms normalised).
+    const step = canonicalizeStep({
+      primitive: p,
+      needs,
+      inferred: new Set(analysis?.capabilities.map((c) => c.target)),
+      args: request.args,
+      argSpecs: skill.args,
+      canonicalize: this.canonicalize,
+      home: this.opts.session.env.folders.home,
+    });
+    if (!step.ok) {
+      const reason = `${step.capability} on ${step.target}: ${step.reason} (fail closed)`;
+      this.record({
+        ...base,
+        ts: time,
+        capability: step.capability,
+        target: auditTarget(step.capability, step.target),
+        decision: 'deny',
+        reason,
+        policySource: 'mediation:canonical_path',
+      });
+      return { effect: 'deny', code: 'permission.path_not_canonical', reason };
+    }
     const asked = { prompted: false };
-    for (const need of dedupe(needs)) {
-      const outcome = await this.decideNeed(request, skill, need, time, base, signal, () => {
+    for (const need of dedupe(step.needs)) {
+      const outcome = await this.decideNeed({ ...request, args: step.args }, skill, need, time, base, signal, () => {
         asked.prompted = true;
       });
       if (outcome) return outcome;
@@ -175,9 +205,8 @@ export class PolicyMediator implements ActionMediator {
       ...(request.app && { app: request.app }),
     };
     const d: PolicyDecision = session.decide(req);
-    const redact = CAPABILITIES[need.capability].level === 'redact';
     const rendered = describeTarget(need.target);
-    const target = rendered && redact ? `sha256:${createHash('sha256').update(rendered).digest('hex').slice(0, 16)}` : rendered;
+    const target = auditTarget(need.capability, rendered);
     const rec = {
       ...base,
       runId: base.runId || undefined,
@@ -216,8 +245,9 @@ export class PolicyMediator implements ActionMediator {
       };
     }
     if (answer.answer === 'allow_session') {
+      // Bound to what the prompt showed (this canonical target, this skill content); none for an unknown target.
       const grant = session.grantFor(req, d, 'session');
-      this.opts.onGrant?.(grant);
+      if (grant) this.opts.onGrant?.(grant);
     }
     session.recordAllowed({ ...d, effect: 'allow' }, time);
     this.record({ ...rec, decision: 'confirm', answer: auditAnswer });
@@ -285,6 +315,7 @@ export class PolicyMediator implements ActionMediator {
       permissions: skill.permissions,
       trust: skill.trust,
       version: skill.version,
+      contentHash: skillContentHash(skill),
       ...(skill.app && { app: skill.app }),
     });
   }
@@ -292,6 +323,12 @@ export class PolicyMediator implements ActionMediator {
   private record(r: AuditRecord): void {
     this.opts.audit?.append(r);
   }
+}
+
+/** The audit's rendering of a target: a digest for capabilities whose targets are sensitive (redact level). */
+function auditTarget(capability: Capability, rendered: string | undefined): string | undefined {
+  if (rendered === undefined || CAPABILITIES[capability].level !== 'redact') return rendered;
+  return `sha256:${createHash('sha256').update(rendered).digest('hex').slice(0, 16)}`;
 }
 
 function dedupe(needs: CapabilityNeed[]): CapabilityNeed[] {

@@ -174,7 +174,8 @@ export function checkSkillManifest(skill: Skill, library: SkillLibrary, opts: De
     const c = e.constraints ?? {};
     if ((c.paths || c.workspace_only) && !kinds.has('path')) warnings.push(`entry #${i}: \`paths\` has no effect on ${e.capability}`);
     if (c.apps && !kinds.has('app')) warnings.push(`entry #${i}: \`apps\` has no effect on ${e.capability}`);
-    if ((c.domains || c.urls) && !kinds.has('url')) warnings.push(`entry #${i}: \`domains\`/\`urls\` have no effect on ${e.capability}`);
+    if ((c.domains || c.urls || c.hosts) && !kinds.has('url'))
+      warnings.push(`entry #${i}: \`domains\`/\`urls\`/\`hosts\` have no effect on ${e.capability}`);
   });
   return { errors, warnings, derived };
 }

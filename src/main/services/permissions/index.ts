@@ -25,6 +25,8 @@ export { primitiveNeeds, type CapabilityNeed } from './primitiveNeeds';
 export { inferScript, inferFile, inferCommand, detectLanguage, fsScriptReader } from './inference';
 export type { InferenceResult, InferredCapability, InferenceFinding, ScriptLanguage, ScriptReader } from './inference';
 export { loadWorkspacePolicy, localScopeEnv, persistentGrants } from './workspace';
+export { skillContentHash } from './skillHash';
+export { createPathCanonicalizer, foldsCaseAt, nodePathFs, type PathCanonicalizer, type PathFs } from './canonicalPaths';
 
 export interface CreatePolicyMediatorOptions {
   library: SkillLibrary | (() => SkillLibrary | Promise<SkillLibrary>);

@@ -10,18 +10,23 @@ export interface GrantRow {
   capability: string;
   /** The constraints of the manifest entry the grant answers: a grant never widens scope. */
   constraints: Record<string, unknown>;
+  /** `sha256:<hex>` of the skill content the grant was given for; null for grants stored before schema 3 (they answer nothing). */
+  skillHash: string | null;
   grantedAt: number;
   expiresAt: number | null;
   revokedAt: number | null;
 }
 
-export type GrantState = 'active' | 'expired' | 'revoked';
+/** `stale`: stored before grants named skill content (schema 3); it answers no skill. */
+export type GrantState = 'active' | 'expired' | 'revoked' | 'stale';
 
 export interface NewGrant {
   skillId: string;
   capability: string;
   /** @default {} */
   constraints?: Record<string, unknown>;
+  /** The content hash of the skill version granted (`Skill.source.contentHash`); the grant applies to that content only. */
+  skillHash: string;
   /** @default Date.now() */
   grantedAt?: number;
   /** Epoch ms after which the grant no longer applies; null = until revoked. @default null */
@@ -31,7 +36,7 @@ export interface NewGrant {
 export interface ListGrantsFilter {
   skill?: string;
   capability?: string;
-  /** 'active' = not revoked and not expired at `now`. @default 'active' */
+  /** 'active' = not revoked, not expired at `now`, and naming the skill content it was given for. @default 'active' */
   state?: 'active' | 'all';
   /** @default Date.now() */
   now?: number;
@@ -42,6 +47,7 @@ interface GrantRecord {
   skill_id: string;
   capability: string;
   constraints_json: string;
+  skill_hash: string | null;
   granted_at: number;
   expires_at: number | null;
   revoked_at: number | null;
@@ -51,6 +57,7 @@ interface GrantRecord {
 export function addGrant(db: StoreDb, grant: NewGrant): GrantRow {
   expectText(grant.skillId, 'skillId');
   expectText(grant.capability, 'capability');
+  expectText(grant.skillHash, 'skillHash');
   const grantedAt = grant.grantedAt ?? Date.now();
   expectInteger(grantedAt, 'grantedAt');
   const expiresAt = grant.expiresAt ?? null;
@@ -62,13 +69,14 @@ export function addGrant(db: StoreDb, grant: NewGrant): GrantRow {
   const constraints = grant.constraints ?? {};
   const info = prepared(
     db,
-    'INSERT INTO grants (skill_id, capability, constraints_json, granted_at, expires_at) VALUES (?, ?, ?, ?, ?)',
-  ).run(grant.skillId, grant.capability, toJson(constraints, 'constraints'), grantedAt, expiresAt);
+    'INSERT INTO grants (skill_id, capability, constraints_json, skill_hash, granted_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
+  ).run(grant.skillId, grant.capability, toJson(constraints, 'constraints'), grant.skillHash, grantedAt, expiresAt);
   return {
     id: Number(info.lastInsertRowid),
     skillId: grant.skillId,
     capability: grant.capability,
     constraints,
+    skillHash: grant.skillHash,
     grantedAt,
     expiresAt,
     revokedAt: null,
@@ -87,7 +95,7 @@ export function listGrants(db: StoreDb, filter: ListGrantsFilter = {}): GrantRow
   const where = whereClause([
     ['skill_id = ?', filter.skill],
     ['capability = ?', filter.capability],
-    ['revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)', activeAt],
+    ['revoked_at IS NULL AND skill_hash IS NOT NULL AND (expires_at IS NULL OR expires_at > ?)', activeAt],
   ]);
   return prepared<GrantRecord>(db, `SELECT * FROM grants ${where.sql} ORDER BY id`)
     .all(...where.params)
@@ -105,6 +113,7 @@ export function revokeGrant(db: StoreDb, id: number, at: number = Date.now()): '
 /** Whether a grant applies at `now`. */
 export function grantState(grant: GrantRow, now: number = Date.now()): GrantState {
   if (grant.revokedAt !== null) return 'revoked';
+  if (grant.skillHash === null) return 'stale';
   if (grant.expiresAt !== null && grant.expiresAt <= now) return 'expired';
   return 'active';
 }
@@ -115,6 +124,7 @@ function toGrantRow(r: GrantRecord): GrantRow {
     skillId: r.skill_id,
     capability: r.capability,
     constraints: JSON.parse(r.constraints_json) as Record<string, unknown>,
+    skillHash: r.skill_hash,
     grantedAt: r.granted_at,
     expiresAt: r.expires_at,
     revokedAt: r.revoked_at,

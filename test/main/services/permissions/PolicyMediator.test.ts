@@ -160,7 +160,13 @@ describe('src/main/services/permissions/PolicyMediator', () => {
       policySource: 'manifest:ed.save#1',
       skill: { id: 'ed.save' },
     });
-    expect(session.listGrants()).toEqual([expect.objectContaining({ scope: 'session', constraints: { paths: ['/tmp/a.txt'] } })]);
+    expect(session.listGrants()).toEqual([
+      expect.objectContaining({
+        scope: 'session',
+        target: { kind: 'path', path: '/tmp/a.txt' },
+        skillHash: expect.stringMatching(/^sha256:/),
+      }),
+    ]);
     // The prompt took focus: the executor is told so it can re-check the window before typing.
     const nameStep = {
       sessionId: 's',

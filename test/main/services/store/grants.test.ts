@@ -3,6 +3,7 @@ import { addGrant, getGrant, grantState, listGrants, revokeGrant } from '../../.
 import { useTempStores } from './helpers/tempDir';
 
 const temp = useTempStores();
+const H = `sha256:${'ab'.repeat(32)}`;
 
 describe('src/main/services/store/grants', () => {
   it('stores a grant with the constraints it answers and lists only active ones by default', () => {
@@ -11,10 +12,17 @@ describe('src/main/services/store/grants', () => {
       skillId: 'mousepad.save_as',
       capability: 'file.write',
       constraints: { paths: ['~/Documents/**'] },
+      skillHash: H,
       grantedAt: 100,
     });
-    const expiring = addGrant(db, { skillId: 'mousepad.save_as', capability: 'input.keyboard', grantedAt: 100, expiresAt: 200 });
-    const revoked = addGrant(db, { skillId: 'calc.evaluate', capability: 'clipboard.read', grantedAt: 100 });
+    const expiring = addGrant(db, {
+      skillId: 'mousepad.save_as',
+      capability: 'input.keyboard',
+      skillHash: H,
+      grantedAt: 100,
+      expiresAt: 200,
+    });
+    const revoked = addGrant(db, { skillId: 'calc.evaluate', capability: 'clipboard.read', skillHash: H, grantedAt: 100 });
     expect(revokeGrant(db, revoked.id, 150)).toBe('revoked');
     expect(listGrants(db, { now: 150 }).map((g) => g.id)).toEqual([keep.id, expiring.id]);
     expect(listGrants(db, { now: 200 }).map((g) => g.id)).toEqual([keep.id]);
@@ -25,6 +33,7 @@ describe('src/main/services/store/grants', () => {
         skillId: 'mousepad.save_as',
         capability: 'file.write',
         constraints: { paths: ['~/Documents/**'] },
+        skillHash: H,
         grantedAt: 100,
         expiresAt: null,
         revokedAt: null,
@@ -37,7 +46,7 @@ describe('src/main/services/store/grants', () => {
 
   it('says whether a revoke changed anything', () => {
     const { db } = temp.open();
-    const g = addGrant(db, { skillId: 's.a', capability: 'file.read' });
+    const g = addGrant(db, { skillId: 's.a', capability: 'file.read', skillHash: H });
     expect(revokeGrant(db, g.id)).toBe('revoked');
     expect(revokeGrant(db, g.id)).toBe('already_revoked');
     expect(revokeGrant(db, 9999)).toBe('not_found');
@@ -45,7 +54,7 @@ describe('src/main/services/store/grants', () => {
 
   it('refuses an expiry that is not after the grant', () => {
     const { db } = temp.open();
-    expect(() => addGrant(db, { skillId: 's.a', capability: 'file.read', grantedAt: 100, expiresAt: 100 })).toThrow(
+    expect(() => addGrant(db, { skillId: 's.a', capability: 'file.read', skillHash: H, grantedAt: 100, expiresAt: 100 })).toThrow(
       'Expected `expiresAt` (100) to be after `grantedAt` (100)',
     );
   });
