@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
@@ -7,6 +8,8 @@ import { LibraryDocSchema, SkillLibrary, type LibraryProblem, type SourceRef, ty
 export interface LibrarySources {
   builtinDir: string;
   userDir?: string;
+  /** User files the user reviewed: path -> SHA-256 of the bytes reviewed (a changed file is not reviewed). */
+  reviews?: ReadonlyMap<string, string>;
 }
 
 export interface LoadedLibrary {
@@ -31,7 +34,7 @@ export async function loadLibrary(sources: LibrarySources): Promise<LoadedLibrar
   if (sources.userDir) dirs.push([sources.userDir, 'user']);
   for (const [dir, origin] of dirs) {
     for (const file of await yamlFiles(dir)) {
-      const parsed = await parseFile(file, origin, problems);
+      const parsed = await parseFile(file, origin, problems, sources.reviews);
       files.push(parsed);
       if (!parsed.doc) continue;
       const result = LibraryDocSchema.safeParse(parsed.doc.toJS());
@@ -75,10 +78,17 @@ async function yamlFiles(dir: string): Promise<string[]> {
     .sort();
 }
 
-async function parseFile(file: string, origin: SourceRef['origin'], problems: LibraryProblem[]): Promise<ParsedFile> {
+async function parseFile(
+  file: string,
+  origin: SourceRef['origin'],
+  problems: LibraryProblem[],
+  reviews: ReadonlyMap<string, string> | undefined,
+): Promise<ParsedFile> {
   const lines = new LineCounter();
-  const source: SourceRef = { file, origin };
-  const text = await readFile(file, 'utf8');
+  const bytes = await readFile(file);
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const source: SourceRef = { file, origin, sha256, ...(origin === 'user' && reviews?.get(file) === sha256 && { reviewed: true }) };
+  const text = bytes.toString('utf8');
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length) {
     for (const e of doc.errors) {
