@@ -38,6 +38,8 @@ export function stepNeeds(
       const target = { kind: 'path' as const, path: bound };
       add({ capability: spec.mustExist ? 'file.read' : 'file.write', target, detail: `argument \`${name}\`` });
       if (spec.mustExist && ctx.isSecretPath(bound)) add({ capability: 'secrets.read', target, detail: `argument \`${name}\`` });
+      // Saving a shell profile or an autostart entry through an app's dialog changes the system like any script would.
+      if (!spec.mustExist && ctx.isSettingsPath(bound)) add({ capability: 'settings.write', target, detail: `argument \`${name}\`` });
     } else if (isUrlArg(name, spec)) {
       add({ capability: 'web.navigate', target: { kind: 'url', url: bound }, detail: `argument \`${name}\`` });
     }

@@ -17,6 +17,7 @@ const ctx: NeedContext = {
   appTarget: { kind: 'app', app: 'ed' },
   analyseScript: () => ({ ok: true, capabilities: [], errors: [] }),
   isSecretPath: (p) => p.includes('.ssh'),
+  isSettingsPath: (p) => p.endsWith('.bashrc'),
 };
 
 describe('src/shared/skill/primitives', () => {
