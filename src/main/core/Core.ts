@@ -10,6 +10,7 @@ import type { LoadedLibrary } from '../services/library/YamlLibraryLoader';
 import type { StoreDb } from '../services/store';
 import { builtinSkillsDir, packageRoot } from './paths';
 import type { SessionGrants } from './permissions';
+import { skillReviews } from './reviews';
 import { loadCheckedLibrary, saveUserSkill, type SkillSaveInput } from './skills';
 import { loadReliability, type ReliabilityFigures } from './reliability';
 
@@ -92,7 +93,11 @@ export class Core {
 
   /** The library, loaded once; `reloadLibrary` re-reads the files. */
   loadLibrary(): Promise<LoadedLibrary> {
-    this.libraryPromise ??= loadCheckedLibrary({ builtinDir: this.builtinSkillsDir, userDir: this.userSkillsDir });
+    this.libraryPromise ??= loadCheckedLibrary({
+      builtinDir: this.builtinSkillsDir,
+      userDir: this.userSkillsDir,
+      reviews: skillReviews(this.options.db),
+    });
     return this.libraryPromise;
   }
 

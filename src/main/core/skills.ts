@@ -103,7 +103,7 @@ function prepare(input: SkillSaveInput, header: string): { text: string; id: str
  * at the next start. The saved file's trust is capped at `community`.
  */
 export async function saveUserSkill(
-  sources: Required<LibrarySources>,
+  sources: { builtinDir: string; userDir: string },
   input: SkillSaveInput,
   o: { savedBy?: string } = {},
 ): Promise<{ path: string; id: string }> {

@@ -1,5 +1,5 @@
 import { evaluateConstraints, withImplicitApps } from './constraints';
-import { DEFAULT_TRUST_CAPS, type Effect, type PermissionEntry } from './manifest';
+import { DEFAULT_TRUST_CAPS, lowerTrust, type Effect, type PermissionEntry } from './manifest';
 import { describeTarget, sameTarget, type Grant, type PermissionRequest, type PolicyDecision, type PolicyState } from './policy';
 import { CAPABILITIES, isCapability, patternMatches, type Capability } from './taxonomy';
 
@@ -81,11 +81,13 @@ export function decide(req: PermissionRequest, state: PolicyState): PolicyDecisi
   let effect: Effect = winner.effect;
   let reason = winner.reason;
   if (effect === 'allow') {
-    const cap = state.workspace.trust[skill.trust] ?? DEFAULT_TRUST_CAPS[skill.trust];
+    const trust = req.trust ? lowerTrust(skill.trust, req.trust) : skill.trust;
+    const cap = state.workspace.trust[trust] ?? DEFAULT_TRUST_CAPS[trust];
     const level = CAPABILITIES[req.capability].level;
     if (cap === 'all' || (cap === 'dangerous' && level !== 'normal')) {
       effect = 'confirm';
-      reason = `${reason}, capped to confirm for a ${skill.trust} skill (${level})`;
+      const via = trust !== skill.trust ? ` (called by a ${trust} skill)` : '';
+      reason = `${reason}, capped to confirm for a ${trust} skill${via} (${level})`;
     }
   }
   if (effect === 'confirm') {

@@ -103,6 +103,14 @@ export type PermissionEntry = z.infer<typeof PermissionEntrySchema>;
 export const TrustTierSchema = z.enum(['builtin', 'verified', 'community', 'untrusted']);
 export type TrustTier = z.infer<typeof TrustTierSchema>;
 
+/** Tiers from least to most trusted. */
+const TRUST_ORDER: readonly TrustTier[] = ['untrusted', 'community', 'verified', 'builtin'];
+
+/** The less trusted of the tiers: a call runs with the lowest trust on its chain. */
+export function lowerTrust(...tiers: TrustTier[]): TrustTier {
+  return tiers.reduce((low, t) => (TRUST_ORDER.indexOf(t) < TRUST_ORDER.indexOf(low) ? t : low), 'builtin');
+}
+
 export const ManifestSchema = z.array(PermissionEntrySchema);
 export type Manifest = z.infer<typeof ManifestSchema>;
 

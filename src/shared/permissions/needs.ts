@@ -31,6 +31,11 @@ export interface NeedContext {
   analyseScript: ScriptAnalyser;
   /** Whether a path names credentials (SSH keys, tokens, browser profiles...). */
   isSecretPath(path: string): boolean;
+  /**
+   * The command line a `launch` of the step's app would run with `extraArgs`, and whether it is
+   * exactly a profile SkillDesk ships; undefined when the app is unknown.
+   */
+  launchCommand?(extraArgs: readonly string[]): { commandLine: string; shipped: boolean } | undefined;
 }
 
 /** A step's needs; `unanalysable` when part of it cannot be judged (the step is denied). */

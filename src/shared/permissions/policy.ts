@@ -24,6 +24,11 @@ export interface PermissionRequest {
   args?: Readonly<Record<string, unknown>>;
   /** The app the step addresses; binds `${app}`. */
   app?: string;
+  /**
+   * The trust the request runs with when a less trusted skill called this one: the lowest on
+   * the call chain. The skill's own trust applies when absent; a call never raises it.
+   */
+  trust?: TrustTier;
   /** Epoch milliseconds (rate limits, time windows, grant expiry). */
   time: number;
 }

@@ -44,6 +44,13 @@ export const CAPABILITIES = {
     description: 'Find, wait for and bring to the front the windows of the named apps, and read their titles.',
   },
   'app.launch': { category: 'processes', level: 'normal', scope: 'app', description: 'Start an application from its profile.' },
+  'process.create': {
+    category: 'processes',
+    level: 'dangerous',
+    scope: 'command',
+    description:
+      'Start a program from a command line SkillDesk does not ship (an app profile from your skill folder, or launch arguments a skill adds).',
+  },
   'process.kill': { category: 'processes', level: 'dangerous', scope: 'command', description: 'Terminate a process.' },
   'shell.execute': {
     category: 'processes',

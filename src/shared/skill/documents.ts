@@ -136,7 +136,11 @@ export const SkillDocSchema = z
       .regex(/^[A-Z][A-Za-z0-9]*\.[a-z][a-z0-9_]*$/)
       .optional(),
     version: z.string().regex(SEMVER, 'expected a semantic version such as `1.0.0`').default('1.0.0'),
-    trust: TrustTierSchema.default('builtin'),
+    /**
+     * Can only lower the trust a file gets from where it was installed (shipped with SkillDesk:
+     * builtin; the user's folder: community, or verified once the user reviewed this exact file).
+     */
+    trust: TrustTierSchema.optional(),
     /** Inherited from the interface method when omitted. */
     description: z.string().optional(),
     intents: z.array(z.string().min(1)).optional(),

@@ -1,5 +1,5 @@
 import { SkillDeskError } from '../errors';
-import type { Manifest, TrustTier } from '../permissions/manifest';
+import { lowerTrust, type Manifest, type TrustTier } from '../permissions/manifest';
 import type { ArgSpecs } from './domains';
 import type { AppDoc, InterfaceDoc, LibraryDoc, SkillDoc } from './documents';
 import { callEdges, graphVariables, guardArgs, validateGraph, type SkillGraph } from './graph';
@@ -15,6 +15,18 @@ export interface SourceRef {
    * holds the signature (arguments, domains) the composite runs with.
    */
   contentHash?: string;
+  /** The user reviewed this file with exactly these bytes (`skilldesk skills review`). */
+  reviewed?: boolean;
+}
+
+/**
+ * The trust a file's skills get, from where the file came from and how it was admitted, never
+ * from what it says: shipped files are built-in; the user's folder gives `community`, or
+ * `verified` for a file the user reviewed unchanged. A file's own `trust:` can only lower that.
+ */
+export function trustOf(source: SourceRef, claimed: TrustTier | undefined): TrustTier {
+  const granted: TrustTier = source.origin === 'builtin' ? 'builtin' : source.reviewed ? 'verified' : 'community';
+  return claimed ? lowerTrust(granted, claimed) : granted;
 }
 
 export interface LibraryProblem {
@@ -94,7 +106,7 @@ export class SkillLibrary {
             kind: 'composite',
             implements: `${iface.id}.${name}`,
             version: '1.0.0',
-            trust: 'builtin',
+            trust: trustOf(iface.source, undefined),
             description: m.description,
             intents: m.intents,
             args: m.args,
@@ -213,11 +225,16 @@ export class SkillLibrary {
         'error',
       );
     }
-    // Only files shipped with the app are built-in; a user's file may not claim that trust.
-    let trust = doc.trust;
-    if (source.origin === 'user' && trust === 'builtin') {
-      trust = 'community';
-      this.problem(source, ['trust'], 'a user skill cannot be `builtin`; treated as `community` (sensitive steps ask first)', 'warning');
+    const trust = trustOf(source, doc.trust);
+    if (doc.trust && doc.trust !== trust && lowerTrust(doc.trust, trust) === trust) {
+      this.problem(
+        source,
+        ['trust'],
+        `a file cannot grant itself \`${doc.trust}\` trust; it runs as \`${trust}\` (trust comes from where it was installed${
+          source.origin === 'user' ? '; `skilldesk skills review` marks a file you checked as verified' : ''
+        })`,
+        'warning',
+      );
     }
     this.admit(
       {
@@ -283,6 +300,13 @@ export class SkillLibrary {
 
   private add<T extends { source: SourceRef }>(map: Map<string, T>, id: string, value: T, source: SourceRef): void {
     const earlier = map.get(id);
+    // Apps and interfaces are what built-in skills run on: a user file may add new ones, never
+    // replace a built-in one (its launch command or composites would then run as built-in).
+    const what = (map as unknown) === this.apps ? 'app' : (map as unknown) === this.interfaces ? 'interface' : undefined;
+    if (earlier?.source.origin === 'builtin' && source.origin === 'user' && what) {
+      this.problem(source, ['id'], `a user file cannot replace the built-in ${what} \`${id}\`; give yours another id`, 'error');
+      return;
+    }
     // A user file overriding a built-in one is the intended way to customise; two of the same origin is a mistake.
     if (earlier && earlier.source.origin === source.origin) {
       this.problem(source, ['id'], `\`${id}\` is also defined in ${earlier.source.file}; this definition replaces it`, 'warning');

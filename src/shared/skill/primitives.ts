@@ -112,8 +112,24 @@ export const PRIMITIVES = {
       .strict(),
     doc: "Starts the app from its profile's command line, with `args` after the profile's own.",
     forwardsArgs: true,
-    needs: (_p, ctx) => [need('app.launch', ctx.appTarget, 'launch')],
-    capabilities: ['app.launch'],
+    needs: (p, ctx) => {
+      const needs = [need('app.launch', ctx.appTarget, 'launch')];
+      const launch = ctx.launchCommand?.(p.args ?? []);
+      if (!launch) return needs;
+      if (launch.shipped && !p.args?.length) return needs;
+      // A profile from the user's folder, or arguments a skill adds, make the launch an arbitrary
+      // command line: it is process creation of exactly that line, analysed like a script.
+      const analysis = ctx.analyseScript(launch.commandLine, 'sh', []);
+      needs.push(
+        need('process.create', { kind: 'command', command: launch.commandLine }, 'launch of a command line SkillDesk does not ship'),
+        ...analysis.capabilities.map((c) => need(c.capability, c.target, `launch: ${c.evidence}`)),
+      );
+      const unanalysable = analysis.ok
+        ? undefined
+        : `the launch command line cannot be fully analysed: ${analysis.errors.slice(0, 2).join('; ')}`;
+      return { needs, analysis, ...(unanalysable && { unanalysable }) };
+    },
+    capabilities: ['app.launch', 'process.create'],
     sample: { action: 'launch' },
     group: 'window',
   }),

@@ -6,10 +6,12 @@ import { loadCheckedLibrary, SkillSaveError } from '../../core/skills';
 import { formatProblem } from '../../services/library/YamlLibraryLoader';
 import { table } from '../output';
 import type { CliContext } from '../context';
+import { registerSkillReviewCommand } from './skillReview';
 
-/** `skills list|show|validate|add`. */
+/** `skills list|show|validate|add|review`. */
 export function registerSkillsCommands(program: Command, ctx: CliContext): void {
   const skills = program.command('skills').description('Browse and check the skill library');
+  registerSkillReviewCommand(skills, ctx);
 
   skills
     .command('list')

@@ -8,6 +8,8 @@ import { LibraryDocSchema, SkillLibrary, type LibraryProblem, type SourceRef, ty
 export interface LibrarySources {
   builtinDir: string;
   userDir?: string;
+  /** User files the user reviewed: path -> SHA-256 of the bytes reviewed (a changed file is not reviewed). */
+  reviews?: ReadonlyMap<string, string>;
 }
 
 export interface LoadedLibrary {
@@ -32,7 +34,7 @@ export async function loadLibrary(sources: LibrarySources): Promise<LoadedLibrar
   if (sources.userDir) dirs.push([sources.userDir, 'user']);
   for (const [dir, origin] of dirs) {
     for (const file of await yamlFiles(dir)) {
-      const parsed = await parseFile(file, origin, problems);
+      const parsed = await parseFile(file, origin, problems, sources.reviews);
       files.push(parsed);
       if (!parsed.doc) continue;
       const result = LibraryDocSchema.safeParse(parsed.doc.toJS());
@@ -76,11 +78,19 @@ async function yamlFiles(dir: string): Promise<string[]> {
     .sort();
 }
 
-async function parseFile(file: string, origin: SourceRef['origin'], problems: LibraryProblem[]): Promise<ParsedFile> {
+async function parseFile(
+  file: string,
+  origin: SourceRef['origin'],
+  problems: LibraryProblem[],
+  reviews: ReadonlyMap<string, string> | undefined,
+): Promise<ParsedFile> {
   const lines = new LineCounter();
   const bytes = await readFile(file);
-  // The bytes, not the parsed document: any edit, even one YAML reads the same, is a new version to grant anew.
-  const source: SourceRef = { file, origin, contentHash: `sha256:${createHash('sha256').update(bytes).digest('hex')}` };
+  // The bytes, not the parsed document: any edit, even one YAML reads the same, is a new version
+  // (grants are bound to it, and a review no longer covers it).
+  const hex = createHash('sha256').update(bytes).digest('hex');
+  const reviewed = origin === 'user' && reviews?.get(file) === hex;
+  const source: SourceRef = { file, origin, contentHash: `sha256:${hex}`, ...(reviewed && { reviewed }) };
   const text = bytes.toString('utf8');
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length) {

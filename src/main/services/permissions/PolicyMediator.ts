@@ -3,6 +3,7 @@ import type { AuditRecord, AuditSink } from '../../../shared/permissions/audit';
 import { manifestWithin } from '../../../shared/permissions/coverage';
 import { describeTarget, type Grant, type PermissionRequest, type PolicyDecision } from '../../../shared/permissions/policy';
 import type { PermissionSession } from '../../../shared/permissions/session';
+import { lowerTrust, type TrustTier } from '../../../shared/permissions/manifest';
 import { CAPABILITIES, type Capability } from '../../../shared/permissions/taxonomy';
 import type { ActionMediator, ActionRequest, MediationDecision } from '../../../shared/ports/mediation';
 import type { PermissionPrompter, PromptResult } from '../../../shared/ports/prompter';
@@ -96,12 +97,15 @@ export class PolicyMediator implements ActionMediator {
       return { effect: 'deny', code: 'permission.focus_changed', reason };
     }
 
+    const appId = request.app ?? skill.app;
+    const profile = appId ? library.apps.get(appId) : undefined;
     const { needs, unanalysable, analysis } = primitiveNeeds(skill, p, {
       raw: request.raw,
       ...(request.app && { app: request.app }),
       args: request.args,
       screenshot: request.screenshot,
       infer: this.infer,
+      ...(profile && { profile }),
     });
     if (unanalysable) {
       const reason = `${unanalysable} (fail closed)`;
@@ -140,8 +144,9 @@ export class PolicyMediator implements ActionMediator {
       return { effect: 'deny', code: 'permission.path_not_canonical', reason };
     }
     const asked = { prompted: false };
+    const trust = this.chainTrust(request, library);
     for (const need of dedupe(step.needs)) {
-      const outcome = await this.decideNeed({ ...request, args: step.args }, skill, need, time, base, signal, () => {
+      const outcome = await this.decideNeed({ ...request, args: step.args, trust }, skill, need, time, base, signal, () => {
         asked.prompted = true;
       });
       if (outcome) return outcome;
@@ -187,7 +192,7 @@ export class PolicyMediator implements ActionMediator {
 
   /** Decides one need; returns the deny that ends the step, or undefined when allowed. */
   private async decideNeed(
-    request: Pick<ActionRequest, 'args' | 'app'>,
+    request: Pick<ActionRequest, 'args' | 'app'> & { trust?: TrustTier },
     skill: Skill,
     need: CapabilityNeed,
     time: number,
@@ -203,6 +208,7 @@ export class PolicyMediator implements ActionMediator {
       args: request.args,
       time,
       ...(request.app && { app: request.app }),
+      ...(request.trust && request.trust !== skill.trust && { trust: request.trust }),
     };
     const d: PolicyDecision = session.decide(req);
     const rendered = describeTarget(need.target);
@@ -226,7 +232,7 @@ export class PolicyMediator implements ActionMediator {
       return { effect: 'deny', code: 'permission.denied', reason: d.fallbackMsg ? `${d.fallbackMsg} (${d.reason})` : d.reason };
     }
     onPrompt?.();
-    const answer = await this.ask(skill, need, d, rendered, signal);
+    const answer = await this.ask(req.trust ? { ...skill, trust: req.trust } : skill, need, d, rendered, signal);
     const auditAnswer: AuditRecord['answer'] = answer.by === 'user' ? answer.answer : answer.by === 'cancelled' ? 'deny' : answer.by;
     if (answer.answer === 'deny') {
       const why =
@@ -305,6 +311,14 @@ export class PolicyMediator implements ActionMediator {
     return problems.length
       ? `callee \`${callee.id}\` asks for more than caller \`${request.skill.id}\` holds: ${problems.slice(0, 3).join('; ')}`
       : undefined;
+  }
+
+  /**
+   * The trust a step runs with: the lowest on its call chain, so a built-in skill called by a
+   * community one does nothing the community skill could not do without asking (confused deputy).
+   */
+  private chainTrust(request: ActionRequest, library: SkillLibrary): TrustTier {
+    return lowerTrust(request.skill.trust, ...request.callChain.map((id) => library.skills.get(id)?.trust ?? 'untrusted'));
   }
 
   private ensureLoaded(skill: Skill): void {

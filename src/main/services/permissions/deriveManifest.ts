@@ -54,6 +54,7 @@ export function deriveManifest(skill: Skill, library: SkillLibrary, opts: Derive
         ...(s.app ? { app: s.app } : { app: '${app}' }),
         screenshot: node.screenshot,
         infer,
+        ...(s.app && library.apps.has(s.app) && { profile: library.apps.get(s.app)! }),
       });
       if (res.unanalysable) errors.push(`${where}: ${res.unanalysable}`);
       for (const n of res.needs)

@@ -1,7 +1,7 @@
 import type { NeedContext, ScriptAnalyser, StepNeeds } from '../../../shared/permissions/needs';
 import type { PermissionTarget } from '../../../shared/permissions/policy';
 import { stepNeeds } from '../../../shared/permissions/stepNeeds';
-import type { Primitive, Skill } from '../../../shared/skill';
+import type { AppDoc, Primitive, Skill, SourceRef } from '../../../shared/skill';
 import { inferScript } from './inference';
 import { isSecretPath } from './inference/paths';
 import type { ScriptLanguage } from './inference/types';
@@ -21,17 +21,46 @@ export const defaultScriptInferrer: ScriptInferrer = (script, interpreter) => in
 export function primitiveNeeds(
   skill: Pick<Skill, 'args' | 'app'>,
   primitive: Primitive,
-  opts: { raw?: Primitive; app?: string; args?: Readonly<Record<string, unknown>>; screenshot?: boolean; infer: ScriptInferrer },
+  opts: {
+    raw?: Primitive;
+    app?: string;
+    args?: Readonly<Record<string, unknown>>;
+    screenshot?: boolean;
+    infer: ScriptInferrer;
+    /** The app's profile, for what a `launch` runs. */
+    profile?: LaunchProfile;
+  },
 ): StepNeeds {
-  return stepNeeds(skill.args, primitive, needContext(opts.app ?? skill.app, opts.infer), {
+  return stepNeeds(skill.args, primitive, needContext(opts.app ?? skill.app, opts.infer, opts.profile), {
     ...(opts.raw && { raw: opts.raw }),
     ...(opts.args && { values: opts.args }),
     ...(opts.screenshot && { screenshot: true }),
   });
 }
 
-/** The context descriptors' `needs` get: the step's app, script analysis, the secret-path test. */
-export function needContext(app: string | undefined, infer: ScriptInferrer): NeedContext {
+/** What a launch of an app runs: its profile's command, and whether the profile ships with SkillDesk. */
+export type LaunchProfile = Pick<AppDoc, 'launch'> & { source: Pick<SourceRef, 'origin'> };
+
+/** The context descriptors' `needs` get: the step's app, script analysis, the secret-path test, the launch line. */
+export function needContext(app: string | undefined, infer: ScriptInferrer, profile?: LaunchProfile): NeedContext {
   const appTarget: PermissionTarget = app ? { kind: 'app', app } : { kind: 'unknown', hint: 'no app' };
-  return { appTarget, analyseScript: infer, isSecretPath };
+  return {
+    appTarget,
+    analyseScript: infer,
+    isSecretPath,
+    ...(profile && {
+      launchCommand: (extraArgs: readonly string[]) => ({
+        commandLine: [
+          ...Object.entries(profile.launch.env ?? {}).map(([k, v]) => `${k}=${shellWord(v)}`),
+          ...[profile.launch.command, ...profile.launch.args, ...extraArgs].map(shellWord),
+        ].join(' '),
+        shipped: profile.source.origin === 'builtin',
+      }),
+    }),
+  };
+}
+
+/** A word as a POSIX shell reads it back unchanged: bare when it is plain, else single-quoted. */
+function shellWord(word: string): string {
+  return /^[A-Za-z0-9_./:=@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }

@@ -27,6 +27,25 @@ const SECRET_PATTERNS: RegExp[] = [
   /(^|[\\/])\.pgpass$/i,
   /(^|[\\/])\.npmrc$/i,
   /(^|[\\/])\.pypirc$/i,
+  // Tokens of developer tools and cloud clients.
+  /(^|[\\/])\.config[\\/](gh|hub|op|sops|rclone|git[\\/]credentials)([\\/]|$)/i,
+  /(^|[\\/])\.cargo[\\/]credentials(\.toml)?$/i,
+  /(^|[\\/])\.terraform\.d[\\/]credentials\.tfrc\.json$/i,
+  /(^|[\\/])\.(vault-token|s3cfg|boto|dockercfg)$/i,
+  /(^|[\\/])\.oci[\\/]config$/i,
+  /(^|[\\/])\.m2[\\/]settings(-security)?\.xml$/i,
+  /(^|[\\/])\.gradle[\\/]gradle\.properties$/i,
+  /(^|[\\/])\.config[\\/]filezilla[\\/]/i,
+  /(^|[\\/])\.purple[\\/]accounts\.xml$/i,
+  // What people typed: shell and REPL histories hold passwords pasted on command lines.
+  /(^|[\\/])\.(bash|zsh|sh|fish|python|node_repl|psql|mysql|sqlite|rediscli|lesshst)_?history$/i,
+  /(^|[\\/])\.local[\\/]share[\\/]fish[\\/]fish_history$/i,
+  /PSReadLine[\\/]ConsoleHost_history\.txt$/i,
+  // Chat and wallet data: session tokens and keys.
+  /(^|[\\/])(discord|Slack|Telegram Desktop)[\\/].*(Local Storage|Cookies|tdata)/i,
+  /(^|[\\/])(wallet\.dat|\.bitcoin|\.electrum|\.ethereum[\\/]keystore)([\\/]|$)/i,
+  /(^|[\\/])Library[\\/]Keychains([\\/]|$)/i,
+  /(^|[\\/])Windows[\\/]System32[\\/]config[\\/](SAM|SECURITY|SYSTEM)$/i,
 ];
 
 const PROFILE_PATTERNS: RegExp[] = [
@@ -36,6 +55,18 @@ const PROFILE_PATTERNS: RegExp[] = [
   /Microsoft\.PowerShell_profile\.ps1$/i,
   /(^|[\\/])profile\.ps1$/i,
   /Start Menu[\\/]Programs[\\/]Startup/i,
+  // Autostart and scheduled jobs: what runs later without being asked.
+  /(^|[\\/])\.config[\\/](systemd[\\/]user|lxsession[\\/].*[\\/]autostart|openbox[\\/]autostart)/i,
+  /(^|[\\/])etc[\\/](systemd|cron\.[a-z]+|crontab|rc\.local|init\.d|xdg[\\/]autostart)([\\/]|$)/i,
+  /(^|[\\/])var[\\/]spool[\\/]cron([\\/]|$)/i,
+  /(^|[\\/])Library[\\/](LaunchAgents|LaunchDaemons)([\\/]|$)/i,
+  /(^|[\\/])Windows[\\/]System32[\\/]Tasks([\\/]|$)/i,
+  // Files programs execute or obey when they start: editors, git, ssh, Python.
+  /(^|[\\/])\.(vimrc|exrc|emacs|gitconfig|pythonrc(\.py)?)$/i,
+  /(^|[\\/])\.config[\\/]git[\\/]config$/i,
+  /(^|[\\/])\.git[\\/](hooks[\\/]|config$)/i,
+  /(^|[\\/])\.ssh[\\/](authorized_keys2?|config|rc)$/i,
+  /(^|[\\/])sitecustomize\.py$/i,
 ];
 
 /** Whether reading the path reads credentials. */
