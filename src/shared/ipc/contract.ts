@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ApiKeyEnvName } from '../apiKeyEnv';
 import { AuditFilter } from '../permissions/audit';
 import type {
   AppInfo,
@@ -74,10 +75,7 @@ export const ProviderSettingsInput = z
     model: z.string().min(1).max(200),
     /** Absent: keep the stored key. Empty string: remove it. */
     apiKey: z.string().max(500).optional(),
-    apiKeyEnv: z
-      .string()
-      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
-      .optional(),
+    apiKeyEnv: ApiKeyEnvName.optional(),
   })
   .strict();
 
