@@ -44,6 +44,10 @@ function recordingBridge(accepted = true, rows = 0, scanBudget = Infinity) {
   const calls: { method: string; request: unknown }[] = [];
   const bridge: PermissionsBridge = {
     permissionsPending: async () => ({ ok: true, value: [prompt('p0')] }),
+    permissionsShow: async (r) => {
+      calls.push({ method: 'show', request: r });
+      return { ok: true, value: { nonce: `nonce-${r.promptId}`, answerableInMs: 700 } };
+    },
     permissionsAnswer: async (r) => {
       calls.push({ method: 'answer', request: r });
       return { ok: true, value: { accepted } };
@@ -74,8 +78,10 @@ describe('src/renderer/src/features/permissions/permissionsStore', () => {
     store.getState().promptArrived(prompt('p1'));
     store.getState().promptArrived(prompt('p1'));
     expect(store.getState().prompts.map((p) => p.promptId)).toEqual(['p0', 'p1']);
-    await store.getState().answer('p0', 'allow_session');
-    expect(calls).toContainEqual({ method: 'answer', request: { promptId: 'p0', answer: 'allow_session' } });
+    const shown = await store.getState().show('p0');
+    expect(shown).toEqual({ nonce: 'nonce-p0', answerableInMs: 700 });
+    await store.getState().answer('p0', 'allow_session', shown!.nonce);
+    expect(calls).toContainEqual({ method: 'answer', request: { promptId: 'p0', answer: 'allow_session', nonce: 'nonce-p0' } });
     expect(store.getState().prompts.map((p) => p.promptId)).toEqual(['p1']);
     store.getState().promptSettled('p1');
     expect(store.getState().prompts).toEqual([]);
@@ -85,7 +91,7 @@ describe('src/renderer/src/features/permissions/permissionsStore', () => {
     const { bridge } = recordingBridge(false);
     const store = createPermissionsStore(bridge);
     store.getState().promptArrived(prompt('late'));
-    await store.getState().answer('late', 'allow_once');
+    await store.getState().answer('late', 'allow_once', 'n');
     expect(store.getState().error?.code).toBe('permissions.expired');
   });
 
