@@ -87,6 +87,16 @@ describe('src/renderer/src/features/permissions/permissionsStore', () => {
     expect(store.getState().prompts).toEqual([]);
   });
 
+  it('keeps a prompt on screen when main refuses the answer (too soon), and says why', async () => {
+    const { bridge } = recordingBridge();
+    bridge.permissionsAnswer = async () => ({ ok: false, error: { code: 'permissions.too_soon', message: 'read it first' } });
+    const store = createPermissionsStore(bridge);
+    store.getState().promptArrived(prompt('p1'));
+    await store.getState().answer('p1', 'allow_once', 'n');
+    expect(store.getState().prompts.map((p) => p.promptId)).toEqual(['p1']);
+    expect(store.getState().error?.code).toBe('permissions.too_soon');
+  });
+
   it('says so when an answer arrives after the prompt expired', async () => {
     const { bridge } = recordingBridge(false);
     const store = createPermissionsStore(bridge);

@@ -92,10 +92,10 @@ export function createPermissionsStore(bridge: PermissionsBridge): StoreApi<Perm
       },
       async answer(promptId, answer, nonce) {
         const r = await bridge.permissionsAnswer({ promptId, answer, nonce });
-        if (!r.ok && r.error.code === 'permissions.too_soon') return set({ error: r.error }); // still pending: answer again
+        // Refused (too soon, not the owner...): the prompt is still pending in main, so it stays on screen.
+        if (!r.ok) return set({ error: r.error });
         get().promptSettled(promptId);
-        if (!r.ok) set({ error: r.error });
-        else if (!r.value.accepted)
+        if (!r.value.accepted)
           set({
             error: { code: 'permissions.expired', message: 'That request had already been answered or timed out; the step was denied.' },
           });
