@@ -35,6 +35,10 @@ export interface Host {
   close(): Promise<void>;
 }
 
+/** Printed under the URL by `skilldesk serve` and `npm start`. */
+export const HOST_URL_NOTE =
+  '(127.0.0.1 only; the token after # is required, and the first page to open it answers permission prompts. Ctrl+C stops.)';
+
 export function packageVersion(): string {
   try {
     return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
@@ -46,7 +50,7 @@ export function packageVersion(): string {
 /** Starts host mode; resolves once the server listens. */
 export async function startHost(options: HostOptions): Promise<Host> {
   const hub = new EventHub();
-  // The broker asks the server how many pages are connected; the server is built after the core.
+  // The broker asks the server how many owner pages (which alone may answer) are connected; the server is built after the core.
   const clients = { count: (): number => 0 };
   const prompts = new PromptBroker({
     hub,
@@ -63,7 +67,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
     ...(options.port !== undefined && { port: options.port }),
     ...(options.token && { token: options.token }),
   });
-  clients.count = () => server.clients();
+  clients.count = () => server.owners();
   return {
     server,
     core,
@@ -87,7 +91,7 @@ async function main(argv: string[]): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`Expected --port to be an integer 0-65535, got \`${flag('--port')}\``);
   const host = await startHost({ dataDir: flag('--data-dir') ?? defaultDataDir(), port });
-  process.stdout.write(`SkillDesk host mode: open ${host.server.url}\n(127.0.0.1 only; the token in the URL is required. Ctrl+C stops.)\n`);
+  process.stdout.write(`SkillDesk host mode: open ${host.server.url}\n${HOST_URL_NOTE}\n`);
   const stop = (): void => {
     void host.close().then(() => process.exit(0));
   };

@@ -14,6 +14,7 @@ import {
   type ShellMode,
   type StatusView,
 } from '../../shared/ipc';
+import { describeValue, SkillDeskError } from '../../shared/errors';
 import type { EventHub } from './EventHub';
 import type { PromptBroker } from './PromptBroker';
 
@@ -26,6 +27,20 @@ export interface DispatcherOptions {
   /** Host mode's in-app prompts; Electron asks through native dialogs and leaves this out. */
   prompts?: PromptBroker;
 }
+
+/**
+ * Who sends a request. Host mode gives `owner` to the one page that paired first (see
+ * HostServer); every other token holder can use the API but not act as the user.
+ */
+export interface Caller {
+  owner: boolean;
+}
+
+/**
+ * Channels only the owner may call: answering prompts (the user's approval) and saving settings
+ * (which decide where model API keys are sent).
+ */
+const OWNER_CHANNELS: ReadonlySet<Channel> = new Set<Channel>(['permissions:show', 'permissions:answer', 'settings:save']);
 
 interface Job {
   controller: AbortController;
@@ -95,7 +110,13 @@ export class Dispatcher {
       }),
       'files:list': (r) => core.listDirectory(r.path, r.showHidden),
       'permissions:pending': async () => options.prompts?.list() ?? [],
-      'permissions:answer': async (r) => ({ accepted: options.prompts?.answer(r.promptId, r.answer) ?? false }),
+      'permissions:show': async (r) => {
+        const shown = options.prompts?.show(r.promptId);
+        if (!shown)
+          throw new SkillDeskError('permissions.expired', 'That request had already been answered or timed out; the step was denied.');
+        return shown;
+      },
+      'permissions:answer': async (r) => ({ accepted: options.prompts?.answer(r.promptId, r.answer, r.nonce) ?? false }),
       'permissions:grants': () => core.listGrants(),
       'permissions:revoke': async (r) => ({ revoked: await core.revokeGrant(r.id) }),
       'permissions:audit': (r) => core.listAudit(r),
@@ -106,9 +127,14 @@ export class Dispatcher {
   }
 
   /** Validates and handles one request; never throws. */
-  async dispatch(channel: unknown, payload: unknown): Promise<IpcResult<unknown>> {
+  async dispatch(channel: unknown, payload: unknown, caller: Caller): Promise<IpcResult<unknown>> {
     if (!isChannel(channel))
-      return fail('ipc.unknown_channel', `Expected a contract channel such as \`library:get\`, got \`${String(channel)}\``);
+      return fail('ipc.unknown_channel', `Expected a contract channel such as \`library:get\`, got ${describeValue(channel)}`);
+    if (OWNER_CHANNELS.has(channel) && !caller.owner)
+      return fail(
+        'ipc.not_owner',
+        `Only the SkillDesk page that opened first may call \`${channel}\`: answer prompts and change settings there (or restart SkillDesk).`,
+      );
     const parsed = contract[channel].request.safeParse(payload ?? {});
     if (!parsed.success) {
       const problems = parsed.error.issues.map((i) => ({

@@ -1,4 +1,5 @@
 import { type BrowserWindow, dialog } from 'electron';
+import { formatPromptText } from '../../shared/permissions/promptText';
 import type { PermissionPrompt, PermissionPrompter, PromptResult } from '../../shared/ports/prompter';
 
 /**
@@ -11,19 +12,13 @@ export class NativeDialogPrompter implements PermissionPrompter {
   ask(p: PermissionPrompt, signal?: AbortSignal): Promise<PromptResult> {
     if (signal?.aborted) return Promise.resolve({ answer: 'deny', by: 'cancelled' });
     const win = this.window();
+    const text = formatPromptText(p);
     const options: Electron.MessageBoxOptions = {
       type: 'warning',
       title: 'SkillDesk: allow this step?',
-      message: `${p.skill.id} wants ${p.capability}${p.target ? ` on ${p.target}` : ''}`,
-      detail: [
-        p.fallbackMsg,
-        p.reason,
-        `Policy: ${p.policySource}`,
-        `Protection level: ${p.level} · skill trust: ${p.skill.trust}`,
-        `Denied automatically after ${Math.round(p.timeoutMs / 1000)} s. A session grant never widens what the skill declares.`,
-      ]
-        .filter(Boolean)
-        .join('\n\n'),
+      // The message is one line; the detail shows the whole target, escaped, and labels the skill's own text.
+      message: text.headline,
+      detail: text.body,
       buttons: ['Allow once', 'Allow for this session', 'Deny'],
       defaultId: 2,
       cancelId: 2,

@@ -16,7 +16,8 @@ export function registerIpc(dispatcher: Dispatcher, hub: EventHub, appUrl: () =>
     ipcMain.handle(channel, async (event, payload: unknown): Promise<IpcResult<unknown>> => {
       if (!trusted(event))
         return fail('ipc.untrusted_sender', `Refused \`${channel}\` from ${event.senderFrame?.url ?? 'an unknown frame'}`);
-      return dispatcher.dispatch(channel, payload);
+      // The app's own window is the user: it owns prompts and settings (Electron asks through native dialogs anyway).
+      return dispatcher.dispatch(channel, payload, { owner: true });
     });
   }
   const unsubscribe = hub.subscribe((event, payload) => {

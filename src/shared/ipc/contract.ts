@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ApiKeyEnvName } from '../apiKeyEnv';
 import { AuditFilter } from '../permissions/audit';
 import type {
   AppInfo,
@@ -74,10 +75,7 @@ export const ProviderSettingsInput = z
     model: z.string().min(1).max(200),
     /** Absent: keep the stored key. Empty string: remove it. */
     apiKey: z.string().max(500).optional(),
-    apiKeyEnv: z
-      .string()
-      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
-      .optional(),
+    apiKeyEnv: ApiKeyEnvName.optional(),
   })
   .strict();
 
@@ -122,9 +120,15 @@ export const contract = {
     z.object({ path: z.string().min(1).max(4096).optional(), showHidden: z.boolean().default(false) }).strict(),
   ).returns<DirectoryView>(),
   'permissions:pending': invoke(Empty).returns<PermissionPromptView[]>(),
-  'permissions:answer': invoke(z.object({ promptId: Id, answer: z.enum(['allow_once', 'allow_session', 'deny']) }).strict()).returns<{
-    accepted: boolean;
-  }>(),
+  /**
+   * The modal displays this prompt now: returns the nonce its answer must carry, and how long until
+   * an answer counts (presence; host mode's owner page only).
+   */
+  'permissions:show': invoke(z.object({ promptId: Id }).strict()).returns<{ nonce: string; answerableInMs: number }>(),
+  /** A click on the modal's buttons, with the nonce `permissions:show` gave (host mode's owner page only). */
+  'permissions:answer': invoke(
+    z.object({ promptId: Id, answer: z.enum(['allow_once', 'allow_session', 'deny']), nonce: z.string().min(1).max(100) }).strict(),
+  ).returns<{ accepted: boolean }>(),
   'permissions:grants': invoke(Empty).returns<GrantView[]>(),
   'permissions:revoke': invoke(z.object({ id: Id }).strict()).returns<{ revoked: boolean }>(),
   'permissions:audit': invoke(AuditQuery).returns<AuditPage>(),

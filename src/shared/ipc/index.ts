@@ -4,3 +4,4 @@ export * from './views';
 export * from './result';
 export * from './bridge';
 export type { CoreApi } from './core-api';
+export * from './hostHandshake';

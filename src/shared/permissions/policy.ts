@@ -129,8 +129,16 @@ function serializeUrl(u: string): string {
   }
 }
 
-/** A human-readable rendering of a target, for prompts and the audit. */
-export function describeTarget(t: PermissionTarget): string | undefined {
+/** Commands longer than this are cut in a target's `summary` (reasons, the audit, CLI tables). */
+const COMMAND_SUMMARY_CHARS = 200;
+
+/**
+ * A human-readable rendering of a target. `full` is what a permission prompt shows: the whole
+ * target, never cut (a payload after a long comment must not go unseen). `summary`, for reasons,
+ * the audit and tables, cuts a long command and says by how much (the audit row's args digest
+ * still identifies the whole script).
+ */
+export function describeTarget(t: PermissionTarget, length: 'summary' | 'full' = 'summary'): string | undefined {
   switch (t.kind) {
     case 'path':
       return t.path;
@@ -139,7 +147,9 @@ export function describeTarget(t: PermissionTarget): string | undefined {
     case 'url':
       return t.url;
     case 'command':
-      return t.command.length > 200 ? `${t.command.slice(0, 197)}...` : t.command;
+      return length === 'full' || t.command.length <= COMMAND_SUMMARY_CHARS
+        ? t.command
+        : `${t.command.slice(0, COMMAND_SUMMARY_CHARS)}… (${t.command.length - COMMAND_SUMMARY_CHARS} more characters)`;
     case 'skill':
       return `skill:${t.skill}`;
     case 'unknown':

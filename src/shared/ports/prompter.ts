@@ -11,11 +11,15 @@ export interface PermissionPrompt {
   skill: { id: string; version: string; trust: TrustTier };
   capability: string;
   level: ProtectionLevel;
-  /** What the action touches (path, app, URL, command), already shortened for display. */
+  /**
+   * What the action touches (path, app, URL, command), whole and raw: never shortened, and
+   * possibly holding control or bidi characters. Adapters show it through `formatPromptText`
+   * or `displaySegments` (src/shared/permissions/), which escape them.
+   */
   target?: string;
   /** The entry that asked, e.g. `manifest:mousepad.save_as#1`. */
   policySource: string;
-  /** The manifest's message for this entry, if any. */
+  /** The manifest's message for this entry, if any: the skill's words, shown labelled as such. */
   fallbackMsg?: string;
   /** The engine's explanation. */
   reason: string;

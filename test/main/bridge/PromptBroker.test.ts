@@ -17,7 +17,9 @@ function setup(clients = 1) {
   const hub = new EventHub();
   const events: { event: string; payload: unknown }[] = [];
   hub.subscribe((event, payload) => events.push({ event, payload }));
-  return { broker: new PromptBroker({ hub, connectedClients: () => clients }), events };
+  const clock = { t: 1_000 };
+  const broker = new PromptBroker({ hub, connectedClients: () => clients, now: () => clock.t });
+  return { broker, events, clock };
 }
 
 describe('src/main/bridge/PromptBroker', () => {
@@ -28,14 +30,18 @@ describe('src/main/bridge/PromptBroker', () => {
   });
 
   it('shows the prompt to the UI and resolves with the user answer', async () => {
-    const { broker, events } = setup();
+    const { broker, events, clock } = setup();
     const pending = broker.ask(prompt());
     const shown = events.find((e) => e.event === 'permissions:prompt')!.payload as { promptId: string; skillId: string; target: string };
     expect(shown).toMatchObject({ skillId: 'mousepad.save_as', target: '/tmp/a.txt', capability: 'file.write', level: 'dangerous' });
     expect(broker.list()).toHaveLength(1);
-    expect(broker.answer(shown.promptId, 'allow_session')).toBe(true);
+    const { nonce, answerableInMs } = broker.show(shown.promptId)!;
+    expect(answerableInMs).toBe(700);
+    clock.t += 700;
+    expect(broker.answer(shown.promptId, 'allow_session', nonce)).toBe(true);
     expect(await pending).toEqual({ answer: 'allow_session', by: 'user' });
-    expect(broker.answer(shown.promptId, 'allow_once')).toBe(false);
+    expect(broker.answer(shown.promptId, 'allow_once', nonce)).toBe(false);
+    expect(broker.show(shown.promptId)).toBeUndefined();
     expect(events.at(-1)).toEqual({
       event: 'permissions:settled',
       payload: { promptId: shown.promptId, answer: 'allow_session', by: 'user' },
@@ -61,5 +67,25 @@ describe('src/main/bridge/PromptBroker', () => {
       { answer: 'deny', by: 'cancelled' },
       { answer: 'deny', by: 'cancelled' },
     ]);
+  });
+
+  it('refuses an answer without a nonce from show, or given before the prompt was on screen for 700 ms', async () => {
+    const { broker, events, clock } = setup();
+    const pending = broker.ask(prompt());
+    const view = events.find((e) => e.event === 'permissions:prompt')!.payload as Record<string, unknown>;
+    // Neither the prompt event nor the pending list carries anything that could answer.
+    expect(JSON.stringify([view, broker.list()])).not.toMatch(/nonce/i);
+    const id = view.promptId as string;
+    expect(() => broker.answer(id, 'allow_once', 'guessed')).toThrow(expect.objectContaining({ code: 'permissions.not_shown' }));
+    const { nonce } = broker.show(id)!;
+    clock.t += 699;
+    expect(() => broker.answer(id, 'allow_once', nonce)).toThrow(expect.objectContaining({ code: 'permissions.too_soon' }));
+    // A second showing (a reconnected page) restarts its own clock; the first nonce keeps its time.
+    const again = broker.show(id)!;
+    clock.t += 1;
+    expect(() => broker.answer(id, 'allow_once', again.nonce)).toThrow(expect.objectContaining({ code: 'permissions.too_soon' }));
+    expect(broker.list()).toHaveLength(1);
+    expect(broker.answer(id, 'deny', nonce)).toBe(true);
+    expect(await pending).toEqual({ answer: 'deny', by: 'user' });
   });
 });

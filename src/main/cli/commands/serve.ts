@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { SkillDeskError } from '../../../shared/errors';
-import { startHost } from '../../host';
+import { HOST_URL_NOTE, startHost } from '../../host';
 import type { CliContext } from '../context';
 
 /** `serve [--port]`: host mode, the UI in a browser on 127.0.0.1 with a per-launch token. */
@@ -12,8 +12,10 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
     .addHelpText(
       'after',
       `
-The URL carries a random token generated at each launch; without it every request and
-WebSocket is refused, as is any page from another origin. Stop with Ctrl+C.
+The URL carries a random token generated at each launch, after the # (browsers never send
+that part to a server); without it the page cannot connect, and a page from another origin is
+refused. The first page to open the URL is the one that answers permission prompts and saves
+settings. Stop with Ctrl+C.
 
 Example:
   $ skilldesk serve --port 5780`,
@@ -25,7 +27,7 @@ Example:
       }
       const host = await startHost({ dataDir: ctx.dataDir(), port });
       ctx.out(`SkillDesk host mode: open ${host.server.url}`);
-      ctx.err('(127.0.0.1 only; the token in the URL is required. Ctrl+C stops.)');
+      ctx.err(HOST_URL_NOTE);
       await new Promise<void>((resolve) => {
         const stop = (): void => {
           process.off('SIGINT', stop);

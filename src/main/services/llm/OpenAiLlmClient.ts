@@ -45,6 +45,9 @@ export class OpenAiLlmClient implements LlmClient {
       apiKey: config.apiKey ?? 'no-key',
       maxRetries: 0,
       timeout: config.timeoutMs,
+      // The key goes to the configured base URL and nowhere else: a redirect is an error, not
+      // followed (fetch drops `Authorization` on a cross-origin redirect, but not Azure's `api-key`).
+      fetchOptions: { redirect: 'manual' },
       defaultHeaders: {
         ...(keyless && { Authorization: null }),
         ...(config.keyHeader === 'api-key' && config.apiKey && { 'api-key': config.apiKey, Authorization: null }),
@@ -215,6 +218,12 @@ export class OpenAiLlmClient implements LlmClient {
     if (raw instanceof OpenAI.APIError) {
       const status = raw.status ?? 0;
       const msg = clean(raw.message);
+      if (status >= 300 && status < 400)
+        return new LlmError(
+          'llm.bad_request',
+          `${where} answered with a redirect (${status}${raw.headers?.get('location') ? ` to ${raw.headers.get('location')}` : ''}); SkillDesk sends the API key only to the configured base URL, so set the base URL to where the server answers`,
+          { status },
+        );
       if (status === 429) return new LlmError('llm.rate_limited', `Rate limited by ${where}: ${msg}`, { status });
       if (status === 408 || status >= 500)
         return new LlmError('llm.server_error', `Server error ${status} from ${where}: ${msg}`, { status });

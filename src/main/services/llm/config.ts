@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ApiKeyEnvName } from '../../../shared/apiKeyEnv';
 import { SkillDeskError } from '../../../shared/errors';
 
 /** The jobs a model does for SkillDesk; each can use its own server and model. */
@@ -29,8 +30,8 @@ export const RoleSettingsSchema = z
     resource: z.string().optional(),
     /** Optional for local servers. Never logged. */
     apiKey: z.string().optional(),
-    /** Environment variable holding the key, e.g. `OPENAI_API_KEY`. */
-    apiKeyEnv: z.string().optional(),
+    /** Environment variable holding the key, e.g. `OPENAI_API_KEY`; only `*_API_KEY` names (`API_KEY_ENV_PATTERN`). */
+    apiKeyEnv: ApiKeyEnvName.optional(),
     model: z.string().min(1),
     temperature: z.number().min(0).max(2).optional(),
     maxTokens: z.number().int().positive().optional(),

@@ -232,7 +232,7 @@ export class PolicyMediator implements ActionMediator {
       return { effect: 'deny', code: 'permission.denied', reason: d.fallbackMsg ? `${d.fallbackMsg} (${d.reason})` : d.reason };
     }
     onPrompt?.();
-    const answer = await this.ask(req.trust ? { ...skill, trust: req.trust } : skill, need, d, rendered, signal);
+    const answer = await this.ask(req.trust ? { ...skill, trust: req.trust } : skill, need, d, signal);
     const auditAnswer: AuditRecord['answer'] = answer.by === 'user' ? answer.answer : answer.by === 'cancelled' ? 'deny' : answer.by;
     if (answer.answer === 'deny') {
       const why =
@@ -260,13 +260,9 @@ export class PolicyMediator implements ActionMediator {
     return undefined;
   }
 
-  private async ask(
-    skill: Skill,
-    need: CapabilityNeed,
-    d: PolicyDecision,
-    target: string | undefined,
-    signal?: AbortSignal,
-  ): Promise<PromptResult> {
+  private async ask(skill: Skill, need: CapabilityNeed, d: PolicyDecision, signal?: AbortSignal): Promise<PromptResult> {
+    // The prompt gets the whole target, not the audit's summary: what the user approves must be all there is.
+    const target = describeTarget(need.target, 'full');
     const timeoutMs = this.opts.promptTimeoutMs ?? this.opts.session.workspace.prompt_timeout_ms ?? 60_000;
     try {
       return await this.opts.prompter.ask(
@@ -274,7 +270,7 @@ export class PolicyMediator implements ActionMediator {
           skill: { id: skill.id, version: skill.version, trust: skill.trust },
           capability: need.capability,
           level: CAPABILITIES[need.capability].level,
-          ...(target && { target: target.length > 300 ? `${target.slice(0, 297)}...` : target }),
+          ...(target !== undefined && { target }),
           policySource: d.source,
           ...(d.fallbackMsg && { fallbackMsg: d.fallbackMsg }),
           reason: d.reason,

@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline';
+import { formatPromptText } from '../../../shared/permissions/promptText';
 import type { PermissionPrompt, PermissionPrompter, PromptResult } from '../../../shared/ports/prompter';
 
 /**
@@ -55,13 +56,11 @@ export function parseAnswer(line: string): PromptResult['answer'] | undefined {
   return undefined;
 }
 
-/** The text shown for a prompt: who asks for what, on what, and which entry asked. */
+/**
+ * The text shown for a prompt: who asks for what, the whole target (escaped, never cut), the
+ * skill's own message under its label, and which entry asked (`formatPromptText`).
+ */
 export function formatPrompt(p: PermissionPrompt): string {
-  return [
-    `Permission needed: ${p.skill.id} (v${p.skill.version}, ${p.skill.trust}) wants ${p.capability} [${p.level}]`,
-    ...(p.target ? [`  target: ${p.target}`] : []),
-    `  policy: ${p.policySource}`,
-    ...(p.fallbackMsg ? [`  note:   ${p.fallbackMsg}`] : []),
-    `  (denied automatically after ${Math.round(p.timeoutMs / 1000)} s)`,
-  ].join('\n');
+  const { headline, body } = formatPromptText(p);
+  return [`Permission needed: ${headline}`, ...body.split('\n').map((l) => `  ${l}`)].join('\n');
 }

@@ -63,6 +63,12 @@ export function App({ stores }: { stores: Stores }) {
             </button>
           </div>
         </header>
+        {connection === 'refused' && (
+          <div className="error-box" role="alert">
+            This page has no valid SkillDesk token. Open the address <code>skilldesk serve</code> printed (it ends in <code>#token=…</code>
+            ); the token changes at each launch.
+          </div>
+        )}
         <main className="content">
           {screen === 'run' && <RunScreen />}
           {screen === 'library' && <LibraryScreen />}

@@ -2,6 +2,7 @@ import { createContext, useContext } from 'react';
 import type { StoreApi } from 'zustand/vanilla';
 import { createStore } from 'zustand/vanilla';
 import type { AppInfo, SkillDeskBridge, StatusView } from '../../../shared/ipc';
+import type { ConnectionState } from '../bridge';
 import { createEditorStore, type EditorState } from '../features/editor/editorStore';
 import { createLibraryStore, type LibraryState } from '../features/library/libraryStore';
 import { createPermissionsStore, type PermissionsState } from '../features/permissions/permissionsStore';
@@ -14,7 +15,9 @@ export interface ShellState {
   screen: Screen;
   info?: AppInfo;
   status: StatusView;
-  connection: 'connecting' | 'open' | 'closed';
+  connection: 'connecting' | ConnectionState;
+  /** Host mode: whether this page is the owner, the one that answers permission prompts (see hostHandshake.ts). */
+  owner: boolean;
   go(screen: Screen): void;
 }
 
@@ -60,6 +63,7 @@ export function createShellStore(): StoreApi<ShellState> {
     screen: ['run', 'library', 'editor', 'permissions', 'settings'].includes(initial) ? initial : 'run',
     status: { running: [], pendingPrompts: 0 },
     connection: 'connecting',
+    owner: false,
     go(screen) {
       location.hash = screen;
       set({ screen });

@@ -197,7 +197,11 @@ describe('src/main/services/llm/config', () => {
       keyHeader: 'authorization',
     });
     expect(
-      resolveProviderConfig('embedder', { embedder: { preset: 'azure', resource: 'acme', apiKeyEnv: 'AZ', model: 'e' } }, { AZ: 'k' }),
+      resolveProviderConfig(
+        'embedder',
+        { embedder: { preset: 'azure', resource: 'acme', apiKeyEnv: 'AZ_API_KEY', model: 'e' } },
+        { AZ_API_KEY: 'k' },
+      ),
     ).toMatchObject({ baseURL: 'https://acme.openai.azure.com/openai/v1', apiKey: 'k', keyHeader: 'api-key' });
     expect(() => resolveProviderConfig('planner', { planner: { preset: 'openai', model: 'gpt-4o' } }, {})).toThrow(/needs an API key/);
     expect(resolveProviderConfig('grounder', {})).toBeUndefined();

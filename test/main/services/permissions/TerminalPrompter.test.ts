@@ -37,10 +37,11 @@ describe('src/main/services/permissions/TerminalPrompter', () => {
     io.input.write('s\n');
     expect(await pending).toEqual({ answer: 'allow_session', by: 'user' });
     const text = io.shown();
-    expect(text).toContain('mousepad.save_as (v1.0.0, community) wants file.write [dangerous]');
-    expect(text).toContain('target: /home/u/report.txt');
-    expect(text).toContain('policy: manifest:mousepad.save_as#1');
-    expect(text).toContain('note:   Saving needs approval.');
+    expect(text).toContain('Permission needed: mousepad.save_as wants file.write on /home/u/report.txt');
+    expect(text).toContain('mousepad.save_as v1.0.0 (trust: community) · level: dangerous');
+    expect(text).toContain('Target, in full (18 characters):\n    | /home/u/report.txt');
+    expect(text).toContain('Policy: manifest:mousepad.save_as#1');
+    expect(text).toContain('The skill says (its own words, not SkillDesk’s):\n    | Saving needs approval.');
     expect(text.match(/\[o\]nce/g)?.length).toBe(2);
   });
 
@@ -70,6 +71,8 @@ describe('src/main/services/permissions/TerminalPrompter', () => {
       'deny',
       undefined,
     ]);
-    expect(formatPrompt({ ...prompt, target: undefined, fallbackMsg: undefined } as unknown as PermissionPrompt)).not.toContain('target:');
+    expect(formatPrompt({ ...prompt, target: undefined, fallbackMsg: undefined } as unknown as PermissionPrompt)).not.toMatch(
+      /Target|skill says/,
+    );
   });
 });

@@ -44,6 +44,10 @@ function recordingBridge(accepted = true, rows = 0, scanBudget = Infinity) {
   const calls: { method: string; request: unknown }[] = [];
   const bridge: PermissionsBridge = {
     permissionsPending: async () => ({ ok: true, value: [prompt('p0')] }),
+    permissionsShow: async (r) => {
+      calls.push({ method: 'show', request: r });
+      return { ok: true, value: { nonce: `nonce-${r.promptId}`, answerableInMs: 700 } };
+    },
     permissionsAnswer: async (r) => {
       calls.push({ method: 'answer', request: r });
       return { ok: true, value: { accepted } };
@@ -74,18 +78,30 @@ describe('src/renderer/src/features/permissions/permissionsStore', () => {
     store.getState().promptArrived(prompt('p1'));
     store.getState().promptArrived(prompt('p1'));
     expect(store.getState().prompts.map((p) => p.promptId)).toEqual(['p0', 'p1']);
-    await store.getState().answer('p0', 'allow_session');
-    expect(calls).toContainEqual({ method: 'answer', request: { promptId: 'p0', answer: 'allow_session' } });
+    const shown = await store.getState().show('p0');
+    expect(shown).toEqual({ nonce: 'nonce-p0', answerableInMs: 700 });
+    await store.getState().answer('p0', 'allow_session', shown!.nonce);
+    expect(calls).toContainEqual({ method: 'answer', request: { promptId: 'p0', answer: 'allow_session', nonce: 'nonce-p0' } });
     expect(store.getState().prompts.map((p) => p.promptId)).toEqual(['p1']);
     store.getState().promptSettled('p1');
     expect(store.getState().prompts).toEqual([]);
+  });
+
+  it('keeps a prompt on screen when main refuses the answer (too soon), and says why', async () => {
+    const { bridge } = recordingBridge();
+    bridge.permissionsAnswer = async () => ({ ok: false, error: { code: 'permissions.too_soon', message: 'read it first' } });
+    const store = createPermissionsStore(bridge);
+    store.getState().promptArrived(prompt('p1'));
+    await store.getState().answer('p1', 'allow_once', 'n');
+    expect(store.getState().prompts.map((p) => p.promptId)).toEqual(['p1']);
+    expect(store.getState().error?.code).toBe('permissions.too_soon');
   });
 
   it('says so when an answer arrives after the prompt expired', async () => {
     const { bridge } = recordingBridge(false);
     const store = createPermissionsStore(bridge);
     store.getState().promptArrived(prompt('late'));
-    await store.getState().answer('late', 'allow_once');
+    await store.getState().answer('late', 'allow_once', 'n');
     expect(store.getState().error?.code).toBe('permissions.expired');
   });
 

@@ -12,7 +12,7 @@ import type { AuditFilter, AuditPage } from '../../../../shared/permissions/audi
 
 export type PermissionsBridge = Pick<
   SkillDeskBridge,
-  'permissionsPending' | 'permissionsAnswer' | 'permissionsGrants' | 'permissionsRevoke' | 'permissionsAudit'
+  'permissionsPending' | 'permissionsShow' | 'permissionsAnswer' | 'permissionsGrants' | 'permissionsRevoke' | 'permissionsAudit'
 >;
 
 export type { AuditFilter } from '../../../../shared/permissions/audit';
@@ -36,7 +36,10 @@ export interface PermissionsState {
   loadPending(): Promise<void>;
   promptArrived(p: PermissionPromptView): void;
   promptSettled(promptId: string): void;
-  answer(promptId: string, answer: PromptAnswer): Promise<void>;
+  /** The modal displays the prompt: the nonce its answer needs and how long until it may be given; undefined on error. */
+  show(promptId: string): Promise<{ nonce: string; answerableInMs: number } | undefined>;
+  /** The user clicked an answer in the modal; `nonce` comes from `show`. */
+  answer(promptId: string, answer: PromptAnswer, nonce: string): Promise<void>;
   loadGrants(): Promise<void>;
   revoke(id: string): Promise<void>;
   /** Loads the newest page for the filter, replacing the table. */
@@ -80,11 +83,19 @@ export function createPermissionsStore(bridge: PermissionsBridge): StoreApi<Perm
       promptSettled(promptId) {
         set({ prompts: get().prompts.filter((p) => p.promptId !== promptId) });
       },
-      async answer(promptId, answer) {
-        const r = await bridge.permissionsAnswer({ promptId, answer });
+      async show(promptId) {
+        const r = await bridge.permissionsShow({ promptId });
+        if (r.ok) return r.value;
+        if (r.error.code === 'permissions.expired') get().promptSettled(promptId);
+        set({ error: r.error });
+        return undefined;
+      },
+      async answer(promptId, answer, nonce) {
+        const r = await bridge.permissionsAnswer({ promptId, answer, nonce });
+        // Refused (too soon, not the owner...): the prompt is still pending in main, so it stays on screen.
+        if (!r.ok) return set({ error: r.error });
         get().promptSettled(promptId);
-        if (!r.ok) set({ error: r.error });
-        else if (!r.value.accepted)
+        if (!r.value.accepted)
           set({
             error: { code: 'permissions.expired', message: 'That request had already been answered or timed out; the step was denied.' },
           });

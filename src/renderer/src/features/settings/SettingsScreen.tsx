@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
+import { API_KEY_ENV_PATTERN } from '../../../../shared/apiKeyEnv';
 import { LLM_ROLE_NAMES, PROVIDER_PRESET_NAMES } from '../../../../shared/ipc';
 import { useStores } from '../../app/stores';
 
@@ -106,10 +107,12 @@ export function SettingsScreen() {
                   />
                 </label>
                 <label className="field">
-                  <span className="field-name">…or key from environment variable</span>
+                  <span className="field-name">…or key from environment variable (a name ending in _API_KEY)</span>
                   <input
                     disabled={!d.enabled}
                     placeholder="OPENAI_API_KEY"
+                    pattern={API_KEY_ENV_PATTERN.source}
+                    title="Only variables named like OPENAI_API_KEY: capitals, ending in _API_KEY. Their key is sent only to this provider's base URL."
                     value={d.apiKeyEnv}
                     onChange={(e) => api.editProvider(role, { apiKeyEnv: e.target.value })}
                   />
