@@ -35,6 +35,12 @@ export const CAPABILITIES = {
   },
   'file.write': { category: 'files', level: 'dangerous', scope: 'path', description: 'Create or overwrite a file.' },
   'file.delete': { category: 'files', level: 'dangerous', scope: 'path', description: 'Delete a file or folder.' },
+  'file.permissions': {
+    category: 'files',
+    level: 'dangerous',
+    scope: 'path',
+    description: "Change a file's permissions, owner or attributes (chmod, chown, icacls, os.chmod, fs.chmod).",
+  },
   'app.launch': { category: 'processes', level: 'normal', scope: 'app', description: 'Start an application from its profile.' },
   'process.kill': { category: 'processes', level: 'dangerous', scope: 'command', description: 'Terminate a process.' },
   'shell.execute': {
@@ -48,6 +54,13 @@ export const CAPABILITIES = {
     level: 'dangerous',
     scope: 'command',
     description: 'Run a script a skill carries (run_script: bash, sh, PowerShell, cmd, Python, JavaScript).',
+  },
+  'script.unanalysed': {
+    category: 'processes',
+    level: 'dangerous',
+    scope: 'command',
+    description:
+      'Run script code whose effects static analysis cannot establish (a name computed at run time, an unmodelled program or module, code built from strings); the target says why.',
   },
   'input.keyboard': {
     category: 'input_screen',
@@ -67,6 +80,13 @@ export const CAPABILITIES = {
     scope: 'none',
     description: 'Take a screenshot or read the screen (OCR grounding).',
   },
+  'input.capture': {
+    category: 'input_screen',
+    level: 'redact',
+    scope: 'none',
+    description:
+      'Record keystrokes or pointer events meant for other windows, or the microphone (key loggers, input hooks, /dev/input, arecord).',
+  },
   'clipboard.read': { category: 'input_screen', level: 'redact', scope: 'none', description: 'Read the clipboard.' },
   'clipboard.write': { category: 'input_screen', level: 'normal', scope: 'none', description: 'Replace the clipboard.' },
   'web.navigate': { category: 'network', level: 'normal', scope: 'url', description: 'Open a URL in a browser.' },
@@ -81,6 +101,18 @@ export const CAPABILITIES = {
     level: 'dangerous',
     scope: 'url',
     description: 'Send data to a network host (HTTP bodies, uploads, raw sockets, mail, scp).',
+  },
+  'net.listen': {
+    category: 'network',
+    level: 'dangerous',
+    scope: 'url',
+    description: 'Accept network connections: a listening server or socket (http.server, nc -l, bind shells, debugger ports).',
+  },
+  'vcs.push': {
+    category: 'network',
+    level: 'dangerous',
+    scope: 'url',
+    description: 'Push to a version-control remote or change where a repository pushes (git push, git remote add/set-url).',
   },
   'external_api.call': { category: 'network', level: 'dangerous', scope: 'url', description: 'Call a third-party API with credentials.' },
   'settings.write': {
@@ -103,6 +135,12 @@ export const CAPABILITIES = {
     level: 'redact',
     scope: 'path',
     description: 'Read credentials: SSH keys, .env files, credential stores, browser profiles.',
+  },
+  'location.read': {
+    category: 'secrets',
+    level: 'redact',
+    scope: 'none',
+    description: "Read the machine's physical location (location services, GPS, Wi-Fi geolocation APIs).",
   },
   'context.load': {
     category: 'agent',

@@ -122,6 +122,6 @@ describe('src/shared/permissions/manifest', () => {
       expect(patternCovers('*', cap)).toBe(true);
       expect(['normal', 'dangerous', 'system', 'redact']).toContain(CAPABILITIES[cap].level);
     }
-    expect(CAPABILITY_NAMES).toHaveLength(25);
+    expect(CAPABILITY_NAMES).toHaveLength(31);
   });
 });
