@@ -27,6 +27,14 @@ const SECRET_PATTERNS: RegExp[] = [
   /(^|[\\/])\.pgpass$/i,
   /(^|[\\/])\.npmrc$/i,
   /(^|[\\/])\.pypirc$/i,
+  // Shell and REPL histories hold typed passwords and tokens.
+  /(^|[\\/])\.\w*_?history$/i,
+  /ConsoleHost_history\.txt$/i,
+  /^\/proc\/[^/]+\/environ$/,
+  /(^|[\\/])\.config[\\/](gh[\\/]hosts\.yml|rclone[\\/]rclone\.conf|discord|Slack|Signal)([\\/]|$)/i,
+  /(^|[\\/])(\.s3cfg|\.boto|\.vnc[\\/]passwd|wallet\.dat|recentservers\.xml|sitemanager\.xml)$/i,
+  /(^|[\\/])\.(cargo|gem|terraform\.d)[\\/]credentials/i,
+  /(^|[\\/])(\.bitcoin|\.electrum|\.ethereum[\\/]keystore|Local Storage[\\/]leveldb)([\\/]|$)/i,
 ];
 
 const PROFILE_PATTERNS: RegExp[] = [
@@ -36,6 +44,23 @@ const PROFILE_PATTERNS: RegExp[] = [
   /Microsoft\.PowerShell_profile\.ps1$/i,
   /(^|[\\/])profile\.ps1$/i,
   /Start Menu[\\/]Programs[\\/]Startup/i,
+  // Files that make other programs run code later: git hooks and config, SSH authorised keys,
+  // the dynamic loader's preload list, Python start-up hooks, launchers and PATH folders.
+  /(^|[\\/])\.git[\\/](hooks([\\/]|$)|config$)/i,
+  /(^|[\\/])\.(gitconfig|curlrc|wgetrc|pythonrc(\.py)?|vimrc|exrc|Xresources|npmrc)$/i,
+  /(^|[\\/])\.ssh[\\/](authorized_keys2?|config|rc)$/i,
+  /(^|[\\/])etc[\\/](ld\.so\.preload|ld\.so\.conf(\.d[\\/].*)?|sudoers(\.d[\\/].*)?|hosts|passwd|rc\.local|init\.d[\\/].*)$/i,
+  /(^|[\\/])(sitecustomize|usercustomize)\.py$|site-packages[\\/][^\\/]+\.pth$/i,
+  /(^|[\\/])\.local[\\/](bin[\\/].*|share[\\/]applications[\\/].*)$/i,
+  /^\/usr\/local\/s?bin\//,
+];
+
+const SCHEDULER_PATTERNS: RegExp[] = [
+  /(^|[\\/])(\.config[\\/]systemd[\\/]user|systemd[\\/](system|user))[\\/]/i,
+  /(^|[\\/])etc[\\/](cron(tab|\.\w+)([\\/]|$)|anacrontab)/i,
+  /(^|[\\/])var[\\/]spool[\\/]cron/i,
+  /(^|[\\/])Library[\\/](LaunchAgents|LaunchDaemons)[\\/]/i,
+  /Windows[\\/]System32[\\/]Tasks[\\/]/i,
 ];
 
 /** Whether reading the path reads credentials. */
@@ -46,6 +71,16 @@ export function isSecretPath(path: string): boolean {
 /** Whether writing the path changes a shell profile, autostart or system environment file. */
 export function isProfilePath(path: string): boolean {
   return PROFILE_PATTERNS.some((p) => p.test(path));
+}
+
+/** Whether writing the path creates a job that runs later (systemd units, cron tables, launch agents). */
+export function isSchedulerPath(path: string): boolean {
+  return SCHEDULER_PATTERNS.some((p) => p.test(path));
+}
+
+/** Whether reading the path records input meant for other programs (`/dev/input/event*`). */
+export function isInputDevicePath(path: string): boolean {
+  return /^\/dev\/(input\/|uinput$)/.test(path);
 }
 
 /** Paths that are not files a skill touches (`/dev/null`, the standard streams). */
