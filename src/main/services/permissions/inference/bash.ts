@@ -46,7 +46,12 @@ export function analyzeBash(source: string, sink: InferenceSink, variant: 'bash'
   // Keyed by source offset: the JS build hands out a fresh wrapper object on every access.
   const stdinOf = new Map<number, CommandContext['stdin']>();
   const key = (n: ShNode) => n.Pos().Offset();
-  const envAt = (line: number): WordEnv => ({ scope, dir: sink.dir, fail: (reason) => sink.fail(reason, line) });
+  const envAt = (line: number): WordEnv => ({
+    scope,
+    braces: variant === 'bash',
+    dir: sink.dir,
+    fail: (reason) => sink.fail(reason, line),
+  });
 
   syntax.Walk(file, (node) => {
     if (!node) return true;

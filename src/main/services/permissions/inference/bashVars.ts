@@ -51,7 +51,7 @@ export class BashScope {
     const topLevel = new Set<number>();
     for (const s of (file.Stmts as ShNode[]) ?? []) if (!s.Background && s.Cmd) topLevel.add((s.Cmd as ShNode).Pos().Offset());
     const excluded = new Set<number>();
-    const lits: { offset: number; text: string }[] = [];
+    const lits = this.lits;
     syntax.Walk(file, (n) => {
       if (!n) return true;
       const t = syntax.NodeType(n);
@@ -93,14 +93,28 @@ export class BashScope {
         const exp = n.Exp as ShNode | null;
         if (exp && (exp.Op === 74 || exp.Op === 75)) this.mentioned.add(String(p.Value)); // ${X=v}, ${X:=v}
       } else if (t === 'Lit' || t === 'SglQuoted') lits.push({ offset: at, text: String(n.Value) });
+      // Names in arithmetic are read, or assigned numbers: not mentions that could set them to text.
+      for (const e of arithmeticParts(n, t))
+        syntax.Walk(e, (x) => (x && syntax.NodeType(x) === 'Lit' && excluded.add(x.Pos().Offset()), true));
       return true;
     });
-    // A name written anywhere else (`read X`, `printf -v X`, `X+=`, arithmetic `X=1`) may be set there.
-    const names = [...this.defs.keys()];
-    for (const l of lits) {
-      if (excluded.has(l.offset)) continue;
-      for (const name of names) if (new RegExp(`(^|[^\\w])${name}([^\\w]|$)`).test(l.text)) this.mentioned.add(name);
+    this.excluded = excluded;
+  }
+
+  private readonly lits: { offset: number; text: string }[] = [];
+  private excluded = new Set<number>();
+  private readonly mentionCache = new Map<string, boolean>();
+
+  /** A name written anywhere outside arithmetic (`read X`, `printf -v X`, `X+=`, `for X in`) may be set there, to anything. */
+  private isMentioned(name: string): boolean {
+    if (this.mentioned.has(name)) return true;
+    let hit = this.mentionCache.get(name);
+    if (hit === undefined) {
+      const re = new RegExp(`(^|[^\\w])${name}([^\\w]|$)`);
+      hit = this.lits.some((l) => !this.excluded.has(l.offset) && re.test(l.text));
+      this.mentionCache.set(name, hit);
     }
+    return hit;
   }
 
   private assign(a: ShNode, topLevel: boolean, excluded: Set<number>): void {
@@ -130,7 +144,7 @@ export class BashScope {
   value(name: string, offset: number, resolve: (node: ShNode, offset: number) => Word): Word {
     const defs = this.defs.get(name);
     if (!defs) return name === 'HOME' ? this.home : DYNAMIC;
-    if (this.mentioned.has(name) || defs.some((d) => !d.plain)) return DYNAMIC;
+    if (this.isMentioned(name) || defs.some((d) => !d.plain)) return DYNAMIC;
     const before = defs.filter((d) => d.offset < offset);
     if (before.length === 0) return name === 'HOME' ? this.home : DYNAMIC;
     if (this.inFunction(offset) && defs.length > 1) return DYNAMIC;
@@ -142,8 +156,8 @@ export class BashScope {
   numeric(name: string, offset: number): boolean {
     if (SAFE_ENV.has(name) || /^[0-9#?$!]$/.test(name)) return true;
     const defs = this.defs.get(name);
-    if (!defs) return !this.mentioned.has(name);
-    if (defs.every((d) => d.numeric)) return true;
+    if (!defs) return !this.isMentioned(name);
+    if (defs.every((d) => d.numeric) && !this.isMentioned(name)) return true;
     const v = this.value(name, offset, (node) => (wordLiteral(node) !== undefined ? lit(wordLiteral(node)!) : DYNAMIC));
     return !v.dynamic && /^[\s\d+\-*/%()<>=!&|^~?:,.]*$/.test(v.text);
   }
@@ -160,6 +174,16 @@ export class BashScope {
     if (this.inFunction(offset) || this.positionalChanged || !this.args) return undefined;
     return this.args;
   }
+}
+
+/** The arithmetic expressions directly under a node. */
+function arithmeticParts(n: ShNode, t: string): ShNode[] {
+  if (t === 'ArithmCmd' || t === 'ArithmExp') return [n.X as ShNode];
+  if (t === 'LetClause') return (n.Exprs as ShNode[]) ?? [];
+  if (t === 'CStyleLoop') return [n.Init, n.Cond, n.Post].filter(Boolean) as ShNode[];
+  if (t === 'ParamExp')
+    return [n.Index, (n.Slice as ShNode | null)?.Offset, (n.Slice as ShNode | null)?.Length].filter(Boolean) as ShNode[];
+  return [];
 }
 
 /** A word's text when it is a literal (quoted or not) with no expansions. */

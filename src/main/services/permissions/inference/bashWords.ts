@@ -15,6 +15,8 @@ const syntax = mvdan.syntax;
 
 export interface WordEnv {
   scope: BashScope;
+  /** POSIX sh has no brace expansion. */
+  braces: boolean;
   /** The folder of the script (`$(dirname "$0")`). */
   dir: string;
   /** Something in the word cannot be analysed (`${x@P}`, an indirect `${!x}` of an unknown name). */
@@ -31,10 +33,10 @@ interface Field {
 /** The fields a word expands to (brace expansion and field splitting applied). */
 export function expandWord(w: ShNode, env: WordEnv): Word[] {
   const parts = (w.Parts as ShNode[]) ?? [];
-  if (parts.length === 1 && syntax.NodeType(parts[0]!) === 'Lit') {
-    const text = String(parts[0]!.Value);
+  if (env.braces && parts.length === 1 && syntax.NodeType(parts[0]!) === 'Lit') {
+    const text = unescape(String(parts[0]!.Value), false);
     if (/\{[^{}]*(,|\.\.)[^{}]*\}/.test(text))
-      return expandBraces(text).map((t) => ({ ...lit(tilde(t, env, w)), ...(/[*?[]/.test(t) && { glob: true }) }));
+      return expandBraces(text).map((t) => ({ ...lit(tilde(t, env, w)), ...(isGlob(t) && { glob: true }) }));
   }
   const fields: Field[] = [{ text: '', dynamic: false }];
   let sawQuoted = false;
@@ -45,7 +47,7 @@ export function expandWord(w: ShNode, env: WordEnv): Word[] {
       cur().text += text;
       cur().dynamic ||= dynamic;
       if (many) cur().many = true;
-      if (!quoted && /[*?[]/.test(text)) cur().glob = true;
+      if (!quoted && isGlob(text)) cur().glob = true;
       return;
     }
     const pieces = text.split(/[ \t\n]+/);
@@ -59,11 +61,11 @@ export function expandWord(w: ShNode, env: WordEnv): Word[] {
     for (const part of list) {
       const t = syntax.NodeType(part);
       if (t === 'Lit') {
-        const text = String(part.Value);
+        const text = unescape(String(part.Value), quoted);
         // Literal text has no blanks to split on; a brace expansion mixed with expansions is not followed.
-        if (!quoted && /\{[^{}]*(,|\.\.)[^{}]*\}/.test(text)) add(text, true, true, true);
+        if (!quoted && env.braces && /\{[^{}]*(,|\.\.)[^{}]*\}/.test(text)) add(text, true, true, true);
         else add(fields.length === 1 && cur().text === '' && !quoted ? tilde(text, env, w) : text, false, true);
-        if (!quoted && /[*?[]/.test(text)) cur().glob = true;
+        if (!quoted && isGlob(text)) cur().glob = true;
       } else if (t === 'SglQuoted') {
         sawQuoted = true;
         add(part.Dollar ? decodeAnsiC(String(part.Value)) : String(part.Value), false, true);
@@ -98,6 +100,18 @@ export function expandWord(w: ShNode, env: WordEnv): Word[] {
   return kept.map((f) => ({ text: f.text, dynamic: f.dynamic, ...(f.many && { many: true }), ...(f.glob && { glob: true }) }));
 }
 
+/** Quote removal: unquoted, a backslash keeps the next character; in double quotes only before `$`, `` ` ``, `"`, `\`. */
+function unescape(text: string, quoted: boolean): string {
+  return quoted
+    ? text.replace(/\\([$`"\\\n])/g, (_m, c: string) => (c === '\n' ? '' : c))
+    : text.replace(/\\(.)/gs, (_m, c: string) => (c === '\n' ? '' : c));
+}
+
+/** Pattern characters the shell expands to file names: `*`, `?`, or a bracket expression `[...]`. */
+function isGlob(text: string): boolean {
+  return /[*?]|\[[^\]]+\]/.test(text);
+}
+
 /** A word's value without field splitting (assignments, redirection targets, here-documents). */
 export function wordValue(w: ShNode, env: WordEnv): Word {
   let text = '';
@@ -105,7 +119,8 @@ export function wordValue(w: ShNode, env: WordEnv): Word {
   const visit = (list: ShNode[], quoted: boolean) => {
     for (const part of list) {
       const t = syntax.NodeType(part);
-      if (t === 'Lit') text += !quoted && text === '' ? tilde(String(part.Value), env, w) : String(part.Value);
+      if (t === 'Lit')
+        text += !quoted && text === '' ? tilde(unescape(String(part.Value), false), env, w) : unescape(String(part.Value), quoted);
       else if (t === 'SglQuoted') text += part.Dollar ? decodeAnsiC(String(part.Value)) : String(part.Value);
       else if (t === 'DblQuoted') visit((part.Parts as ShNode[]) ?? [], true);
       else if (t === 'ParamExp') {

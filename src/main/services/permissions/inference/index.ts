@@ -16,6 +16,8 @@ export type * from './types';
 export { isSecretPath, isProfilePath } from './paths';
 
 const MAX_DEPTH = 8;
+const GEOLOCATION_HOSTS =
+  /^[a-z]+:\/\/([\w.-]+\.)?(ip-api\.com|ipinfo\.io|ipapi\.co|ipapi\.com|freegeoip\.app|geolocation-db\.com|ipgeolocation\.io|extreme-ip-lookup\.com|ipwho\.is|geoplugin\.net|ipwhois\.app|ip-api\.io|geojs\.io|ipdata\.co|ipstack\.com)(\/|:|$)/i;
 const MAX_FILE_BYTES = 1_000_000;
 
 /** Reads referenced scripts from disk (bounded size); relative paths resolve against the referring file. */
@@ -103,6 +105,9 @@ export function inferScript(source: string, language: ScriptLanguage, opts: Infe
         keys.add(key);
         const cap: InferredCapability = { capability, target, evidence, file: where, ...(line !== undefined && { line }) };
         result.capabilities.push(cap);
+        // IP geolocation services answer with where the machine is.
+        if ((capability === 'web.fetch' || capability === 'web.post') && target.kind === 'url' && GEOLOCATION_HOSTS.test(target.url))
+          sink.emit('location.read', target, evidence, line);
       },
       fail(reason, line) {
         const at = `${where}${line ? `:${line}` : ''}`;

@@ -172,10 +172,11 @@ export function analyzePowerShell(source: string, sink: InferenceSink): void {
       if (invoked) sink.fail(`invokes a command held in variable $${head.v}`, line);
       return;
     }
+    // A string alone is a value (it is printed); only `& 'path'` runs it.
+    if (head.t === 'str' && !invoked) return;
     if (head.t === 'str' || (head.t === 'word' && /^\.?[.\\/~]|\.ps1$/i.test(head.v) && head.v !== '.')) {
       const target = value(head);
       if (target.dynamic) return sink.fail('runs a script whose path is computed at run time', line);
-      if (head.t === 'str' && !invoked && !/\.(ps1|exe|cmd|bat|py|sh)$/i.test(target.text)) return;
       if (/\.ps1$/i.test(target.text)) return sink.follow(target.text.replace(/\\/g, '/'), 'powershell', line, rest.slice(1).map(value));
       return analyzeCommand([target, ...rest.slice(1).map(value)], sink, { shell: 'exec', line });
     }

@@ -198,8 +198,12 @@ export function analyzePython(source: string, sink: InferenceSink): void {
     if (name === 'rename' || (name === 'replace' && receiver))
       return (ctx.touch('read', self), ctx.touch('delete', self), ctx.touch('write', first()));
     if (name === 'open' && receiver) return ctx.touch(modeWrites(first()) ? 'write' : 'read', self);
-    if (/^(extractall|extract)$/.test(name) && scope.imports(/^(zipfile|tarfile|shutil)$/))
-      return ctx.touch('write', scope.word(c.kwargs.get('path') ?? c.args[name === 'extract' ? 1 : 0]) ?? DYNAMIC);
+    if (/^(extractall|extract)$/.test(name) && scope.imports(/^(zipfile|tarfile|shutil)$/)) {
+      // Files land under the folder (the current one by default), named by the archive.
+      const dir = c.kwargs.get('path') ?? c.args[name === 'extract' ? 1 : 0];
+      const d = dir ? scope.word(dir) : { text: '.', dynamic: false };
+      return ctx.touch('write', { text: `${d.text.replace(/\/$/, '')}/\u0000`, dynamic: true });
+    }
     if (/^(write|add)$/.test(name) && scope.imports(/^(zipfile|tarfile)$/) && c.args[0] && !scope.word(c.args[0]).dynamic)
       return ctx.touch('read', first());
     if (name === 'save' && scope.imports(/^PIL/)) return ctx.touch('write', first());

@@ -125,7 +125,7 @@ export const PY_NET_MODULES: Record<string, PyModule> = {
   ...Object.fromEntries(
     names('smtplib ftplib poplib imaplib telnetlib xmlrpc.client paramiko websocket websockets pycurl ftputil pysftp').map((m) => [
       m,
-      table([[/./, (c, ctx) => (/Error|Exception|^[A-Z_]+$/.test(c.attr) ? undefined : NETWORK_CLIENT(m)(c, ctx))]], /./),
+      table([[/./, (c, ctx) => (/Error|Exception/.test(c.attr) ? undefined : NETWORK_CLIENT(m)(c, ctx))]], /./),
     ]),
   ),
   webbrowser: table([

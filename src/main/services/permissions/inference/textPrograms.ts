@@ -97,7 +97,7 @@ export function scanSed(script: string): ProgramEffects {
       continue;
     }
     if (cmd === 's') {
-      if (!delimited(3)) return { ...fx, error: 'unterminated s command' };
+      if (!delimited(2)) return { ...fx, error: 'unterminated s command' };
       while (/[gpiImMe\d]/.test(s[i] ?? '')) if (s[i++] === 'e') fx.runs.push(undefined);
       if (s[i] === 'w') {
         i++;
@@ -239,10 +239,14 @@ const awk: ProgramModel = (inv) => {
   operands.filter((w) => w.dynamic || !/^[A-Za-z_]\w*=/.test(w.text)).forEach((w) => inv.touch('read', w));
 };
 
+const SEARCH_FLAGS = names(
+  'i v c l L n h H o q s r R w x E F P G z Z a b u U T y I N S j ignore-case invert-match count files-with-matches files-without-match line-number no-filename with-filename only-matching quiet silent no-messages recursive dereference-recursive word-regexp line-regexp extended-regexp fixed-strings perl-regexp basic-regexp null null-data text byte-offset initial-tab smart-case hidden no-ignore follow',
+);
+
 /** Pattern searchers: the first operand is the pattern unless `-e`/`-f` gives it. */
 function searcher(value: string[], exec: string[] = []): ProgramModel {
   return (inv) => {
-    const p = parseOptions(inv.args, { value });
+    const p = parseOptions(inv.args, { value, flag: SEARCH_FLAGS });
     if (p.dynamicOptions.length) inv.touch('read', { text: '\u0000', dynamic: true });
     const pre = p.options.find((o) => exec.includes(o.name));
     if (pre) return inv.fail(`\`${inv.name} --${pre.name}\` runs a program on each file`);
