@@ -158,7 +158,7 @@ export function analyzeBash(source: string, sink: InferenceSink, variant: 'bash'
         }
       : sink;
     const stdinHere = stdinOf.get(at);
-    analyzeCommand(words, followSink, { shell: 'bash', line, functions: scope.functions, ...(stdinHere && { stdin: stdinHere }) });
+    analyzeCommand(words, followSink, { shell: 'bash', line, functions: scope.functionsAt(at), ...(stdinHere && { stdin: stdinHere }) });
   }
 
   function declaration(node: ShNode, line: number): void {

@@ -27,7 +27,9 @@ const NUMERIC_OUTPUT = new Set(names('wc nproc date id expr seq stat getconf tpu
 const SAFE_ENV = new Set(names('RANDOM LINENO SECONDS BASHPID EUID UID PPID OPTIND COLUMNS LINES SHLVL EPOCHSECONDS'));
 
 export class BashScope {
-  readonly functions = new Set<string>();
+  /** Functions the script defines at top level, by name, with where each definition ends. */
+  private readonly functionDefs = new Map<string, number>();
+  private functionsUnset = false;
   /** Whether aliases are expanded (sh, or bash with `shopt -s expand_aliases` / POSIX mode). */
   aliasesExpand: boolean;
   /** IFS is assigned for the whole script: unquoted expansions split in ways not followed here. */
@@ -57,7 +59,9 @@ export class BashScope {
       const t = syntax.NodeType(n);
       const at = n.Pos().Offset();
       if (t === 'FuncDecl') {
-        this.functions.add(String((n.Name as ShNode).Value));
+        // Only a top-level definition is sure to exist when a later command names it.
+        const name = String((n.Name as ShNode).Value);
+        this.functionDefs.set(name, Math.min(this.functionDefs.get(name) ?? Infinity, topLevel.has(at) ? n.End().Offset() : Infinity));
         this.funcRanges.push([at, n.End().Offset()]);
       } else if (t === 'CallExpr') {
         const args = n.Args as ShNode[];
@@ -74,6 +78,7 @@ export class BashScope {
         )
           this.positionalChanged = true;
         if (head === 'cd' || head === 'pushd' || head === 'popd') this.firstCd = Math.min(this.firstCd, at);
+        if (head === 'unset' && args.some((w) => /^-[a-z]*f/.test(wordLiteral(w) ?? ''))) this.functionsUnset = true;
       } else if (t === 'DeclClause') {
         const flags = (n.Args as ShNode[]).filter((a) => a.Naked && !a.Name).map((a) => wordLiteral(a.Value as ShNode) ?? '\u0000');
         const variant2 = String((n.Variant as ShNode).Value);
@@ -129,6 +134,14 @@ export class BashScope {
     const list = this.defs.get(name) ?? [];
     list.push({ offset: a.Pos().Offset(), node: v, plain, numeric });
     this.defs.set(name, list);
+  }
+
+  /** Functions certainly defined when a command at `offset` runs: calling one runs its body, analysed where it stands. */
+  functionsAt(offset: number): Set<string> {
+    if (this.functionsUnset) return new Set();
+    return new Set(
+      [...this.functionDefs].filter(([, end]) => end !== Infinity && (end <= offset || this.inFunction(offset))).map(([name]) => name),
+    );
   }
 
   inFunction(offset: number): boolean {
