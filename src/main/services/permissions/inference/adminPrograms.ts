@@ -1,7 +1,7 @@
-import type { PermissionTarget } from '../../../../shared/permissions/policy';
-import { CAPABILITIES, type Capability } from '../../../../shared/permissions/taxonomy';
+import type { Capability } from '../../../../shared/permissions/taxonomy';
 import type { Invocation, ProgramModel } from './commands';
-import { names, unknown } from './effects';
+import { names } from './effects';
+import { defaultTarget } from './modelTable';
 
 /**
  * Programs judged by their subcommand: package managers, schedulers (cron, at, systemd,
@@ -14,14 +14,6 @@ const inert: ProgramModel = () => undefined;
 const subcommand = (inv: Invocation) => inv.args.find((w) => !w.text.startsWith('-') || w.dynamic);
 
 type Outcome = Capability | 'inert' | 'fail';
-
-/** The target of a capability found from a command line, by the capability's scope. */
-function targetFor(cap: Capability, inv: Invocation): PermissionTarget {
-  const scope = CAPABILITIES[cap].scope;
-  if (scope === 'none') return { kind: 'none' };
-  if (scope === 'app' || scope === 'url') return unknown(scope === 'app' ? 'any window' : inv.name);
-  return { kind: 'command', command: inv.ev };
-}
 
 /**
  * A program whose subcommand (or, with `matchAll`, any argument) decides what it does: the first
@@ -36,7 +28,7 @@ export function bySubcommand(rules: [RegExp, Outcome][], fallback: Outcome, matc
     if (outcome === 'inert') return;
     if (outcome === 'fail') return inv.fail(`\`${inv.name} ${words[0]?.text ?? ''}\` is not modelled`);
     if (outcome === 'scheduled_job.create') inv.sink.finding('persistence', `schedules a job: ${inv.ev}`);
-    inv.emit(outcome, targetFor(outcome, inv));
+    inv.emit(outcome, defaultTarget(outcome, inv.name, inv.ev));
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Capability } from '../../../../shared/permissions/taxonomy';
 import type { PermissionTarget } from '../../../../shared/permissions/policy';
 import { entry, programName, show, touchPath, type FileAccess } from './effects';
+import { languageOfExtension } from './paths';
 import { CMD_PROGRAMS, PROGRAMS } from './programs';
 import type { InferenceSink, ScriptLanguage, Word } from './types';
 
@@ -80,20 +81,7 @@ function isSystemProgram(path: string): boolean {
   return /^(\/usr)?(\/local)?\/s?bin\/[^/]+$/.test(path) || /^[a-z]:\\windows\\(system32|syswow64)\\[^\\]+$/i.test(path);
 }
 
-const EXT_LANGUAGE: Record<string, ScriptLanguage> = {
-  sh: 'bash',
-  bash: 'bash',
-  py: 'python',
-  js: 'node',
-  mjs: 'node',
-  cjs: 'node',
-  ps1: 'powershell',
-  cmd: 'cmd',
-  bat: 'cmd',
-};
-
 /** `./tool.sh a b`: the script is followed with its arguments; its language comes from its extension or shebang. */
 function runFile(path: string, args: readonly Word[], sink: InferenceSink, ctx: CommandContext): void {
-  const ext = /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase();
-  sink.follow(path, ext ? entry(EXT_LANGUAGE, ext) : undefined, ctx.line, args);
+  sink.follow(path, languageOfExtension(path), ctx.line, args);
 }

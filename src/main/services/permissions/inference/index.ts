@@ -6,7 +6,7 @@ import { analyzeBash } from './bash';
 import { analyzeCmd } from './cmd';
 import { lit, names } from './effects';
 import { analyzeJavaScript } from './javascript';
-import { expandHome } from './paths';
+import { expandHome, languageOfExtension } from './paths';
 import { analyzePowerShell } from './powershell';
 import { analyzePython } from './python';
 import { ABSENT, changedReferencedFiles, sha256, WriteLog } from './referencedFiles';
@@ -37,20 +37,8 @@ export const fsScriptReader: ScriptReader = {
 
 /** The language of a script file, from its extension or shebang. */
 export function detectLanguage(path: string, text?: string): ScriptLanguage | undefined {
-  const ext = /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase();
-  const byExt: Record<string, ScriptLanguage> = {
-    sh: 'bash',
-    bash: 'bash',
-    py: 'python',
-    js: 'node',
-    mjs: 'node',
-    cjs: 'node',
-    ps1: 'powershell',
-    psm1: 'powershell',
-    cmd: 'cmd',
-    bat: 'cmd',
-  };
-  if (ext && Object.hasOwn(byExt, ext)) return byExt[ext];
+  const byExtension = languageOfExtension(path);
+  if (byExtension) return byExtension;
   const shebang = text && /^#!\s*(\S+)(?:\s+(\S+))?/.exec(text);
   if (shebang) {
     const prog = (shebang[1]!.endsWith('/env') ? shebang[2] : shebang[1])?.replace(/^.*\//, '') ?? '';

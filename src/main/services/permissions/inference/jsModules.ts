@@ -1,7 +1,8 @@
 import type { Node } from 'acorn';
 import type { PermissionTarget } from '../../../../shared/permissions/policy';
 import type { Capability } from '../../../../shared/permissions/taxonomy';
-import { DYNAMIC, entry, type FileAccess, lit, names, unknown } from './effects';
+import { DYNAMIC, type FileAccess, lit, names, unknown } from './effects';
+import { attributeTable, longestPrefix, type ModuleModel, type Rule } from './modelTable';
 import type { ScriptLanguage, Word } from './types';
 import { isCodeLoadingEnv } from './wrappers';
 
@@ -33,37 +34,12 @@ export interface JsContext {
   follow(path: Word, language: ScriptLanguage): void;
 }
 
-export interface JsModule {
-  values?: RegExp;
-  call?(c: JsCall, ctx: JsContext): boolean | void;
-}
+export type JsModule = ModuleModel<JsCall, JsContext>;
+
+const table = (rules: Rule<JsCall, JsContext>[], values?: RegExp): JsModule => attributeTable<JsCall, JsContext>(rules, values);
 
 const INERT: JsModule = { values: /./, call: () => true };
 const target = (w: Word, hint = 'URL computed at run time'): PermissionTarget => (w.dynamic ? unknown(hint) : { kind: 'url', url: w.text });
-
-function table(rules: [RegExp, Capability | 'inert' | ((c: JsCall, ctx: JsContext) => void)][], values?: RegExp): JsModule {
-  return {
-    ...(values && { values }),
-    call(c, ctx) {
-      const rule = rules.find(([re]) => re.test(c.attr));
-      if (!rule) return false;
-      const r = rule[1];
-      if (typeof r === 'function') r(c, ctx);
-      else if (r !== 'inert')
-        ctx.emit(
-          r,
-          /^(web\.|external_api|net\.)/.test(r)
-            ? unknown(c.attr || 'request')
-            : r === 'secrets.read'
-              ? { kind: 'command', command: ctx.ev }
-              : r.startsWith('input.')
-                ? unknown('any window')
-                : { kind: 'none' },
-        );
-      return true;
-    },
-  };
-}
 
 const FS_READ = /^(readFile|readFileSync|createReadStream|readlink|readlinkSync|opendir|opendirSync)$/;
 const FS_WRITE =
@@ -308,11 +284,5 @@ export const JS_MODULES: Record<string, JsModule> = {
 
 /** The model covering a module path (`fs.promises.readFile` → fs, `promises.readFile`). */
 export function jsModuleFor(path: string): { module: JsModule; name: string; attr: string } | undefined {
-  const parts = path.split('.');
-  for (let n = parts.length; n > 0; n--) {
-    const name = parts.slice(0, n).join('.');
-    const module = entry(JS_MODULES, name);
-    if (module) return { module, name, attr: parts.slice(n).join('.') };
-  }
-  return undefined;
+  return longestPrefix(JS_MODULES, path);
 }

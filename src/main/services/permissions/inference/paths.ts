@@ -1,3 +1,5 @@
+import type { ScriptLanguage } from './types';
+
 /**
  * Which paths are credentials and which are shell profiles or autostart entries: reading the
  * first is `secrets.read`, writing the second changes the user's environment (`settings.write`).
@@ -100,4 +102,23 @@ export function expandHome(path: string, home: string | undefined): string {
   if (path === '~') return home;
   if (path.startsWith('~/')) return `${home}${path.slice(1)}`;
   return path.replace(/^\$\{?HOME\}?(?=\/|$)/, home);
+}
+
+const EXTENSION_LANGUAGE: Record<string, ScriptLanguage> = {
+  sh: 'bash',
+  bash: 'bash',
+  py: 'python',
+  js: 'node',
+  mjs: 'node',
+  cjs: 'node',
+  ps1: 'powershell',
+  psm1: 'powershell',
+  cmd: 'cmd',
+  bat: 'cmd',
+};
+
+/** The language of a script file from its extension, if the extension says. */
+export function languageOfExtension(path: string): ScriptLanguage | undefined {
+  const ext = /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase();
+  return ext && Object.hasOwn(EXTENSION_LANGUAGE, ext) ? EXTENSION_LANGUAGE[ext] : undefined;
 }

@@ -1,6 +1,7 @@
 import type { Capability } from '../../../../shared/permissions/taxonomy';
 import type { PermissionTarget } from '../../../../shared/permissions/policy';
 import { type FileAccess, unknown } from './effects';
+import { attributeTable, type ModuleModel, type Rule } from './modelTable';
 import type { Tok } from './pythonTokens';
 import type { ScriptLanguage, Word } from './types';
 
@@ -28,12 +29,7 @@ export interface PyContext {
   runCode(code: Word, language: ScriptLanguage): void;
 }
 
-export interface PyModule {
-  /** Attributes that may be used as plain values. @default none (every value use fails closed) */
-  values?: RegExp;
-  /** Handles a call of `module.<attr>(...)`; returns false when the attribute is not modelled. */
-  call?(c: PyCall, ctx: PyContext): boolean | void;
-}
+export type PyModule = ModuleModel<PyCall, PyContext>;
 
 /** A module with no effect beyond computation: every attribute, called or not. */
 export const INERT: PyModule = { values: /./, call: () => true };
@@ -43,28 +39,8 @@ export const arg = (c: PyCall, i: number, ...names: string[]): Tok[] | undefined
 export const target = (w: Word, hint: string): PermissionTarget => (w.dynamic ? unknown(hint) : { kind: 'url', url: w.text });
 export const has = (c: PyCall, ...names: string[]) => names.some((n) => c.kwargs.has(n));
 
-/** A model from attribute patterns to one capability each (`inert` for no effect). */
-export function table(rules: [RegExp, Capability | 'inert' | ((c: PyCall, ctx: PyContext) => void)][], values?: RegExp): PyModule {
-  return {
-    ...(values && { values }),
-    call(c, ctx) {
-      const rule = rules.find(([re]) => re.test(c.attr));
-      if (!rule) return false;
-      const r = rule[1];
-      if (typeof r === 'function') r(c, ctx);
-      else if (r !== 'inert')
-        ctx.emit(
-          r,
-          r.startsWith('web.') || r === 'external_api.call'
-            ? unknown(c.attr)
-            : r === 'secrets.read' || r === 'scheduled_job.create' || r === 'settings.write'
-              ? { kind: 'command', command: ctx.ev }
-              : { kind: 'none' },
-        );
-      return true;
-    },
-  };
-}
+/** A Python module model from attribute patterns (modelTable.ts). */
+export const table = (rules: Rule<PyCall, PyContext>[], values?: RegExp): PyModule => attributeTable<PyCall, PyContext>(rules, values);
 
 export function openCall(c: PyCall, ctx: PyContext, modeIndex = 1): void {
   const mode = ctx.word(arg(c, modeIndex, 'mode'));

@@ -1,4 +1,5 @@
-import { DYNAMIC, entry, lit, names, unknown } from './effects';
+import { DYNAMIC, lit, names, unknown } from './effects';
+import { longestPrefix } from './modelTable';
 import { arg, has, INERT, openCall, paths, table, type PyCall, type PyContext, type PyModule } from './pythonModel';
 import { PY_NET_MODULES } from './pythonNetModules';
 import type { Tok } from './pythonTokens';
@@ -273,11 +274,5 @@ export const PY_MODULES: Record<string, PyModule> = {
 
 /** The model covering a dotted module path (the longest modelled prefix), with the attribute path below it. */
 export function moduleFor(path: string): { module: PyModule; name: string; attr: string } | undefined {
-  const parts = path.split('.');
-  for (let n = parts.length; n > 0; n--) {
-    const name = parts.slice(0, n).join('.');
-    const module = entry(PY_MODULES, name);
-    if (module) return { module, name, attr: parts.slice(n).join('.') };
-  }
-  return undefined;
+  return longestPrefix(PY_MODULES, path);
 }
