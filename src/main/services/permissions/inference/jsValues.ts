@@ -29,6 +29,7 @@ export class JsValues {
   private readonly reassigned = new Set<string>();
   private readonly inits = new Map<string, AnyNode>();
   private readonly memberObjects = new Set<string>();
+  private readonly references = new Map<string, number>();
   private readonly modules = new Map<string, string>();
   private readonly resolved = new Map<string, string | undefined>();
   private readonly evaluating = new Set<string>();
@@ -43,7 +44,7 @@ export class JsValues {
         this.declarations.set(n, (this.declarations.get(n) ?? 0) + 1);
         if (reassign) this.reassigned.add(n);
       });
-    full(ast, (n: AnyNode) => {
+    full(ast, (n: AnyNode, _state: unknown, type?: string) => {
       if (n.type === 'VariableDeclarator') {
         declare(patternNames(n.id));
         if (n.id.type === 'Identifier' && n.init) this.inits.set(n.id.name, n.init);
@@ -61,6 +62,7 @@ export class JsValues {
       else if ((n.type === 'ForInStatement' || n.type === 'ForOfStatement') && n.left.type === 'VariableDeclaration')
         n.left.declarations.forEach((d: AnyNode) => patternNames(d.id).forEach((x) => this.reassigned.add(x)));
       else if (n.type === 'MemberExpression' && n.object.type === 'Identifier') this.memberObjects.add(n.object.name);
+      else if (n.type === 'Identifier' && type !== 'VariablePattern') this.references.set(n.name, (this.references.get(n.name) ?? 0) + 1);
     });
   }
 
@@ -251,7 +253,9 @@ export class JsValues {
   /** An argv list: an array literal (with `...process.argv.slice(N)` spliced), or a constant bound to one. */
   words(n: AnyNode | undefined): Word[] | undefined {
     if (!n) return undefined;
-    if (n.type === 'Identifier' && !this.memberObjects.has(n.name)) return this.words(this.knownInit(n.name));
+    // Arrays are mutable and shared: only one used exactly once, here, is known to be as written.
+    if (n.type === 'Identifier' && !this.memberObjects.has(n.name) && this.references.get(n.name) === 1)
+      return this.words(this.knownInit(n.name));
     if (n.type !== 'ArrayExpression') return undefined;
     return n.elements.flatMap((e: AnyNode | null) => {
       if (!e) return [];

@@ -24,6 +24,8 @@ export class PyScope extends PyValues {
   private readonly importTokens = new Set<Tok>();
   private readonly bindings = new Map<string, number>();
   private readonly values = new Map<string, Tok[]>();
+  /** How often each name appears: a list named more than where it is bound and used once may be changed elsewhere. */
+  private readonly uses = new Map<string, number>();
 
   constructor(sink: InferenceSink) {
     super(sink);
@@ -157,6 +159,7 @@ export class PyScope extends PyValues {
     let start = 0;
     for (let k = 0; k < toks.length; k++) {
       const t = toks[k]!;
+      if (t.t === 'name' && toks[k - 1]?.v !== '.') this.uses.set(t.v, (this.uses.get(t.v) ?? 0) + 1);
       if (t.t === 'nl' || t.v === ';') start = k + 1;
       if (t.t === 'op' && '([{'.includes(t.v)) depth++;
       if (t.t === 'op' && ')]}'.includes(t.v)) depth--;
@@ -265,6 +268,13 @@ export class PyScope extends PyValues {
     } finally {
       this.evaluating.delete(name);
     }
+  }
+
+  boundTo(name: string): Tok[] | undefined {
+    // Lists are mutable and shared: only one bound once and used once is known to be as written.
+    return this.bindings.get(name) === 1 && (this.uses.get(name) ?? 0) <= 2 && !this.evaluating.has(name)
+      ? this.values.get(name)
+      : undefined;
   }
 
   isBound(name: string): boolean {

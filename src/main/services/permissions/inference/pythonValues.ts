@@ -18,6 +18,8 @@ export abstract class PyValues {
   abstract modulePath(name: string): string | undefined;
   /** The value of a variable bound exactly once, or undefined. */
   abstract pathOf(name: string): Word | undefined;
+  /** The expression a variable bound exactly once holds, or undefined. */
+  abstract boundTo(name: string): Tok[] | undefined;
 
   /** The value of an expression: literals, known variables, `sys.argv[N]`, path building. */
   word(toks: Tok[] | undefined): Word {
@@ -79,6 +81,11 @@ export abstract class PyValues {
   /** A list or tuple of words (`['curl', url, *sys.argv[1:]]`), or `shlex.split('...')` of literal text. */
   words(toks: Tok[] | undefined): Word[] | undefined {
     if (!toks?.length) return undefined;
+    // `cmd = ['curl', ...]` then `subprocess.run(cmd)`.
+    if (toks.length === 1 && toks[0]!.t === 'name') {
+      const bound = this.boundTo(toks[0]!.v);
+      return bound && bound !== toks ? this.words(bound) : undefined;
+    }
     const head = this.modulePath(toks[0]!.v) ?? toks[0]!.v;
     if (head === 'shlex' && toks[2]?.v === 'split') {
       const w = this.word(toks.slice(4, -1));
