@@ -62,6 +62,7 @@ const DECLARE_ALL = [
   '  - { capability: web.post, effect: allow }',
   '  - { capability: file.read, effect: allow }',
   '  - { capability: secrets.read, effect: allow }',
+  '  - { capability: script.unanalysed, effect: allow }',
 ].join('\n');
 
 describe('attack: an app profile from the skill folder launches a hidden command', () => {

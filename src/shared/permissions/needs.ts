@@ -19,10 +19,23 @@ export interface ScriptAnalysis {
   ok: boolean;
   capabilities: readonly { capability: Capability; target: PermissionTarget; evidence: string; line?: number }[];
   errors: readonly string[];
+  /** Files the analysis read or relied on being absent, with their hashes: what must not change before the script runs. */
+  referencedFiles?: readonly { path: string; sha256: string }[];
 }
 
-/** Analyses a script with the arguments it will be given. */
-export type ScriptAnalyser = (script: string, interpreter: string, args: readonly string[]) => ScriptAnalysis;
+/** Analyses a script with the arguments it will be given (`undefined`: not known yet, e.g. `${arg}` templates). */
+export type ScriptAnalyser = (script: string, interpreter: string, args: readonly string[] | undefined) => ScriptAnalysis;
+
+/**
+ * Why a script analysis blocks the step outright, or undefined. Code the analyser could not
+ * resolve is reported as the `script.unanalysed` capability, which goes to the policy like any
+ * other need (deny by default, or confirm where a manifest says so); only an analysis that failed
+ * without saying what it could not judge is a hard deny.
+ */
+export function analysisBlocks(analysis: ScriptAnalysis, what: string): string | undefined {
+  if (analysis.ok || analysis.capabilities.some((c) => c.capability === 'script.unanalysed')) return undefined;
+  return `${what} cannot be fully analysed: ${analysis.errors.slice(0, 2).join('; ')}`;
+}
 
 /** What a descriptor's `needs` gets besides the primitive. */
 export interface NeedContext {

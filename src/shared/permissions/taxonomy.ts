@@ -37,11 +37,11 @@ export const CAPABILITIES = {
   },
   'file.write': { category: 'files', level: 'dangerous', scope: 'path', description: 'Create or overwrite a file.' },
   'file.delete': { category: 'files', level: 'dangerous', scope: 'path', description: 'Delete a file or folder.' },
-  'app.window': {
-    category: 'input_screen',
-    level: 'normal',
-    scope: 'app',
-    description: 'Find, wait for and bring to the front the windows of the named apps, and read their titles.',
+  'file.permissions': {
+    category: 'files',
+    level: 'dangerous',
+    scope: 'path',
+    description: "Change a file's permissions, owner or attributes (chmod, chown, icacls, os.chmod, fs.chmod).",
   },
   'app.launch': { category: 'processes', level: 'normal', scope: 'app', description: 'Start an application from its profile.' },
   'process.create': {
@@ -64,6 +64,13 @@ export const CAPABILITIES = {
     scope: 'command',
     description: 'Run a script the skill carries (`run_script`, any interpreter).',
   },
+  'script.unanalysed': {
+    category: 'processes',
+    level: 'dangerous',
+    scope: 'command',
+    description:
+      'Run script code whose effects static analysis cannot establish (a name computed at run time, an unmodelled program or module, code built from strings); the target says why.',
+  },
   'input.keyboard': {
     category: 'input_screen',
     level: 'normal',
@@ -76,11 +83,24 @@ export const CAPABILITIES = {
     scope: 'app',
     description: 'Click, drag and scroll in the windows of the named apps.',
   },
+  'app.window': {
+    category: 'input_screen',
+    level: 'normal',
+    scope: 'app',
+    description: 'Find, wait for and bring to the front the windows of the named apps, and read their titles.',
+  },
   'screen.capture': {
     category: 'input_screen',
     level: 'redact',
     scope: 'none',
     description: 'Take a screenshot or read the screen (OCR grounding of `text` targets, `text_visible`).',
+  },
+  'input.capture': {
+    category: 'input_screen',
+    level: 'redact',
+    scope: 'none',
+    description:
+      'Record keystrokes or pointer events meant for other windows, or the microphone (key loggers, input hooks, /dev/input, arecord).',
   },
   'clipboard.read': { category: 'input_screen', level: 'redact', scope: 'none', description: 'Read the clipboard.' },
   'clipboard.write': {
@@ -108,6 +128,18 @@ export const CAPABILITIES = {
     scope: 'url',
     description: 'Call a third-party API with credentials (aws, gcloud, az, gh and other API CLIs and SDKs).',
   },
+  'net.listen': {
+    category: 'network',
+    level: 'dangerous',
+    scope: 'url',
+    description: 'Accept network connections: a listening server or socket (http.server, nc -l, bind shells, debugger ports).',
+  },
+  'vcs.push': {
+    category: 'network',
+    level: 'dangerous',
+    scope: 'url',
+    description: 'Push to a version-control remote or change where a repository pushes (git push, git remote add/set-url).',
+  },
   'settings.write': {
     category: 'system',
     level: 'system',
@@ -133,6 +165,12 @@ export const CAPABILITIES = {
     level: 'redact',
     scope: 'path',
     description: 'Read credentials: SSH keys, `.env` files, cloud credentials, keyrings, password stores, browser profiles.',
+  },
+  'location.read': {
+    category: 'secrets',
+    level: 'redact',
+    scope: 'none',
+    description: "Read the machine's physical location (location services, GPS, Wi-Fi geolocation APIs).",
   },
   'context.load': {
     category: 'agent',

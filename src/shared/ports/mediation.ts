@@ -31,8 +31,18 @@ export interface ActionRequest {
 }
 
 export type MediationDecision =
-  /** `prompted`: a person was asked (a dialog took focus): re-check the focused window before input. */
-  { effect: 'allow'; reason?: string; prompted?: boolean } | { effect: 'deny'; reason: string; code: string };
+  | {
+      effect: 'allow';
+      reason?: string;
+      /** A person was asked (a dialog took focus): re-check the focused window before input. */
+      prompted?: boolean;
+      /**
+       * Called right before the step acts: why the allow no longer holds (a file the script runs
+       * changed since it was analysed), or undefined. A reason means the step must not run.
+       */
+      recheck?: () => string | undefined;
+    }
+  | { effect: 'deny'; reason: string; code: string };
 
 export interface ActionMediator {
   check(request: ActionRequest, signal?: AbortSignal): Promise<MediationDecision>;

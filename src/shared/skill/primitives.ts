@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { CapabilityNeed, NeedContext, StepNeeds } from '../permissions/needs';
+import { analysisBlocks, type CapabilityNeed, type NeedContext, type StepNeeds } from '../permissions/needs';
 import type { Capability } from '../permissions/taxonomy';
 import { ExpectSchema, TargetSchema, TimeoutMsSchema, WaitConditionSchema, type Target, type WaitCondition } from './conditions';
 import { INTERPRETERS } from './interpreters';
@@ -91,6 +91,11 @@ const pointer = <A extends 'click' | 'double_click' | 'right_click'>(action: A, 
     group: 'pointer',
   });
 
+/** Arguments still holding `${arg}` templates (static checks): their values are not known yet. */
+function templatedArgs(args: readonly string[] | undefined): boolean {
+  return args?.some((a) => a.includes('${')) ?? false;
+}
+
 function conditionPaths(c: WaitCondition | undefined): string[] {
   return c?.kind === 'file_exists' ? [c.path] : [];
 }
@@ -120,13 +125,11 @@ export const PRIMITIVES = {
       // A profile from the user's folder, or arguments a skill adds, make the launch an arbitrary
       // command line: it is process creation of exactly that line, analysed like a script.
       const analysis = ctx.analyseScript(launch.commandLine, 'sh', []);
+      const unanalysable = analysisBlocks(analysis, 'the launch command line');
       needs.push(
         need('process.create', { kind: 'command', command: launch.commandLine }, 'launch of a command line SkillDesk does not ship'),
         ...analysis.capabilities.map((c) => need(c.capability, c.target, `launch: ${c.evidence}`)),
       );
-      const unanalysable = analysis.ok
-        ? undefined
-        : `the launch command line cannot be fully analysed: ${analysis.errors.slice(0, 2).join('; ')}`;
       return { needs, analysis, ...(unanalysable && { unanalysable }) };
     },
     capabilities: ['app.launch', 'process.create'],
@@ -269,14 +272,12 @@ export const PRIMITIVES = {
     into: (p) => p.into,
     forwardsArgs: true,
     needs: (p, ctx) => {
-      const analysis = ctx.analyseScript(p.script, p.interpreter, p.args ?? []);
+      const analysis = ctx.analyseScript(p.script, p.interpreter, templatedArgs(p.args) ? undefined : (p.args ?? []));
       const needs = [
         need('script.execute', { kind: 'command', command: p.script }, `run_script (${p.interpreter})`),
         ...analysis.capabilities.map((c) => need(c.capability, c.target, `run_script: ${c.evidence}${c.line ? ` (line ${c.line})` : ''}`)),
       ];
-      const unanalysable = analysis.ok
-        ? undefined
-        : `the ${p.interpreter} script cannot be fully analysed: ${analysis.errors.slice(0, 2).join('; ')}`;
+      const unanalysable = analysisBlocks(analysis, `the ${p.interpreter} script`);
       return { needs, analysis, ...(unanalysable && { unanalysable }) };
     },
     // Plus whatever the script is inferred to do.

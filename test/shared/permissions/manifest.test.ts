@@ -122,6 +122,6 @@ describe('src/shared/permissions/manifest', () => {
       expect(patternCovers('*', cap)).toBe(true);
       expect(['normal', 'dangerous', 'system', 'redact']).toContain(CAPABILITIES[cap].level);
     }
-    expect(CAPABILITY_NAMES).toHaveLength(27);
+    expect(CAPABILITY_NAMES).toHaveLength(33);
   });
 });

@@ -257,6 +257,11 @@ export class GraphExecutor {
       const win = ctx.world.currentWindow.get(frame.app.id);
       if (win) await this.deps.desktop.windows.focus(win.id);
     }
+    const stale = decision.recheck?.();
+    if (stale) {
+      record('denied', stale);
+      throw new PermissionDenied('permission.changed_since_check', stale);
+    }
     if (resolved.action === 'call') {
       record('ok'); // the call itself; the callee's steps follow at depth + 1
       const value = await this.call(ctx, frame, resolved);

@@ -12,6 +12,7 @@ import { createPathCanonicalizer, type PathCanonicalizer } from './canonicalPath
 import { canonicalizeStep } from './canonicalStep';
 import { defaultScriptInferrer, primitiveNeeds, type CapabilityNeed, type ScriptInferrer } from './primitiveNeeds';
 import { skillContentHash } from './skillHash';
+import { verifyReferencedFiles, type ReferencedFile } from './inference';
 
 /**
  * Complete mediation: the executor calls `check` before every primitive. Each capability the
@@ -166,10 +167,13 @@ export class PolicyMediator implements ActionMediator {
         return { effect: 'deny', code: 'permission.callee_exceeds_caller', reason: problem };
       }
     }
+    // What was analysed must be what runs: the files a script calls are checked again just before it starts.
+    const referenced = analysis?.referencedFiles ?? [];
     return {
       effect: 'allow',
       ...(needs.length === 0 && { reason: 'no capability needed' }),
       ...(asked.prompted ? { prompted: true, reason: 'confirmed by the user' } : {}),
+      ...(referenced.length > 0 && { recheck: () => staleFiles(referenced) }),
     };
   }
 
@@ -339,6 +343,12 @@ export class PolicyMediator implements ActionMediator {
 function auditTarget(capability: Capability, rendered: string | undefined): string | undefined {
   if (rendered === undefined || CAPABILITIES[capability].level !== 'redact') return rendered;
   return `sha256:${createHash('sha256').update(rendered).digest('hex').slice(0, 16)}`;
+}
+
+/** Why an analysis no longer describes what would run (its files changed, appeared or vanished), if it does not. */
+function staleFiles(files: readonly ReferencedFile[]): string | undefined {
+  const changed = verifyReferencedFiles(files);
+  return changed.length ? `changed since the script was analysed: ${changed.slice(0, 3).join(', ')}; not run (fail closed)` : undefined;
 }
 
 function dedupe(needs: CapabilityNeed[]): CapabilityNeed[] {

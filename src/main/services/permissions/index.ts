@@ -22,8 +22,16 @@ export {
   type ManifestCheck,
 } from './deriveManifest';
 export { primitiveNeeds, type CapabilityNeed } from './primitiveNeeds';
-export { inferScript, inferFile, inferCommand, detectLanguage, fsScriptReader } from './inference';
-export type { InferenceResult, InferredCapability, InferenceFinding, ScriptLanguage, ScriptReader } from './inference';
+export { inferScript, inferRunScript, inferFile, inferCommand, detectLanguage, fsScriptReader, verifyReferencedFiles } from './inference';
+export type {
+  InferenceResult,
+  InferredCapability,
+  InferenceFinding,
+  InferOptions,
+  ReferencedFile,
+  ScriptLanguage,
+  ScriptReader,
+} from './inference';
 export { loadWorkspacePolicy, localScopeEnv, persistentGrants } from './workspace';
 export { skillContentHash } from './skillHash';
 export { createPathCanonicalizer, foldsCaseAt, nodePathFs, type PathCanonicalizer, type PathFs } from './canonicalPaths';

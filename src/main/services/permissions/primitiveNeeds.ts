@@ -12,7 +12,8 @@ export type { CapabilityNeed } from '../../../shared/permissions/needs';
 export type ScriptInferrer = ScriptAnalyser;
 
 /** Static inference of this machine (reads the scripts a script refers to, at the moment it is asked). */
-export const defaultScriptInferrer: ScriptInferrer = (script, interpreter) => inferScript(script, interpreter as ScriptLanguage);
+export const defaultScriptInferrer: ScriptInferrer = (script, interpreter, args) =>
+  inferScript(script, interpreter as ScriptLanguage, args ? { args } : {});
 
 /**
  * The needs of one step of `skill`, with this machine's script analysis and secret-path list.

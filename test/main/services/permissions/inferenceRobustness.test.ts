@@ -48,6 +48,31 @@ const FRAGMENTS = [
   'bash -c ',
   'source ',
   './x.sh',
+  // Constructs the sound analysers parse or refuse: arithmetic, indirection, escapes, args.
+  '$((',
+  '))',
+  "let 'a[",
+  '${!x}',
+  '"$@"',
+  '$1',
+  '{a,b}',
+  "$'\\x63'",
+  'find . -exec ',
+  ' \\;',
+  "awk '{system(",
+  "sed 'e",
+  '%%i',
+  'for /f ',
+  '^',
+  '$args[0]',
+  '[IO.File]::',
+  '$x.(',
+  '__import__(',
+  'getattr(',
+  'globalThis[',
+  'process.',
+  '__proto__',
+  'constructor',
 ];
 const arbSource = fc.oneof(
   fc.string({ maxLength: 200 }),
@@ -57,12 +82,17 @@ const noFiles: ScriptReader = { read: () => undefined, resolve: (d, p) => `${d}/
 
 describe('src/main/services/permissions/inference (robustness)', () => {
   it('never throws on arbitrary input in any language, and reports why when it cannot analyse (property)', () => {
+    const arbArgs = fc.option(fc.array(fc.constantFrom('-exec', 'sh', ';', '$(id)', '-T', '@/etc/shadow', 'a b', ''), { maxLength: 5 }), {
+      nil: undefined,
+    });
     fc.assert(
-      fc.property(arbSource, fc.constantFrom(...INTERPRETERS), (src, lang) => {
-        const r = inferScript(src, lang, { reader: noFiles });
+      fc.property(arbSource, fc.constantFrom(...INTERPRETERS), arbArgs, (src, lang, args) => {
+        const r = inferScript(src, lang, { reader: noFiles, ...(args && { args }) });
         expect(r.ok).toBe(r.errors.length === 0);
         // inferScript fails closed when an analyser throws; here that would still be a bug to fix.
         expect(r.errors.filter((e) => e.includes('analysis stopped'))).toEqual([]);
+        // Failing closed is visible as a capability of its own, with the reason as its target.
+        expect(r.capabilities.some((c) => c.capability === 'script.unanalysed')).toBe(!r.ok);
         for (const c of r.capabilities) expect(typeof c.capability).toBe('string');
       }),
       { numRuns: 1500 },

@@ -4,16 +4,20 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { describeTarget } from '../../../../shared/permissions/policy';
 import { analyzeBash } from './bash';
 import { analyzeCmd } from './cmd';
+import { lit, names } from './effects';
 import { analyzeJavaScript } from './javascript';
-import { expandHome } from './paths';
+import { expandHome, languageOfExtension } from './paths';
 import { analyzePowerShell } from './powershell';
 import { analyzePython } from './python';
-import type { InferenceResult, InferenceSink, InferredCapability, ScriptLanguage, ScriptReader } from './types';
+import { ABSENT, changedReferencedFiles, sha256, WriteLog } from './referencedFiles';
+import type { InferenceResult, InferenceSink, InferredCapability, ReferencedFile, ScriptArgs, ScriptLanguage, ScriptReader } from './types';
 
 export type * from './types';
 export { isSecretPath, isProfilePath } from './paths';
 
 const MAX_DEPTH = 8;
+const GEOLOCATION_HOSTS =
+  /^[a-z]+:\/\/([\w.-]+\.)?(ip-api\.com|ipinfo\.io|ipapi\.co|ipapi\.com|freegeoip\.app|geolocation-db\.com|ipgeolocation\.io|extreme-ip-lookup\.com|ipwho\.is|geoplugin\.net|ipwhois\.app|ip-api\.io|geojs\.io|ipdata\.co|ipstack\.com)(\/|:|$)/i;
 const MAX_FILE_BYTES = 1_000_000;
 
 /** Reads referenced scripts from disk (bounded size); relative paths resolve against the referring file. */
@@ -33,20 +37,8 @@ export const fsScriptReader: ScriptReader = {
 
 /** The language of a script file, from its extension or shebang. */
 export function detectLanguage(path: string, text?: string): ScriptLanguage | undefined {
-  const ext = /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase();
-  const byExt: Record<string, ScriptLanguage> = {
-    sh: 'bash',
-    bash: 'bash',
-    py: 'python',
-    js: 'node',
-    mjs: 'node',
-    cjs: 'node',
-    ps1: 'powershell',
-    psm1: 'powershell',
-    cmd: 'cmd',
-    bat: 'cmd',
-  };
-  if (ext && byExt[ext]) return byExt[ext];
+  const byExtension = languageOfExtension(path);
+  if (byExtension) return byExtension;
   const shebang = text && /^#!\s*(\S+)(?:\s+(\S+))?/.exec(text);
   if (shebang) {
     const prog = (shebang[1]!.endsWith('/env') ? shebang[2] : shebang[1])?.replace(/^.*\//, '') ?? '';
@@ -59,39 +51,62 @@ export function detectLanguage(path: string, text?: string): ScriptLanguage | un
   return undefined;
 }
 
+export interface InferOptions {
+  /** The script's own path, when it is a file (relative references resolve from its folder). */
+  file?: string;
+  /** The folder inline code runs in. @default '.' */
+  cwd?: string;
+  reader?: ScriptReader;
+  /**
+   * The arguments the script will run with (`run_script.args`, resolved): `$1`, `"$@"`,
+   * `sys.argv`, `process.argv`, `%1`, `$args` are analysed as these values. Omitted, they are
+   * unknown, and a use that decides what runs fails closed.
+   */
+  args?: readonly string[];
+}
+
 /**
  * Infers the capabilities of a script and of every script it references. `ok: false` means
- * some part could not be analysed and the caller must fail closed.
+ * some part could not be analysed (`script.unanalysed`): the caller must fail closed.
  */
-export function inferScript(
-  source: string,
-  language: ScriptLanguage,
-  opts: { file?: string; cwd?: string; reader?: ScriptReader } = {},
-): InferenceResult {
+export function inferScript(source: string, language: ScriptLanguage, opts: InferOptions = {}): InferenceResult {
   const reader = opts.reader ?? fsScriptReader;
   const file = opts.file ?? '<inline>';
-  const result: InferenceResult = { ok: true, language, capabilities: [], findings: [], errors: [], followed: [] };
+  const result: InferenceResult = { ok: true, language, capabilities: [], findings: [], errors: [], followed: [], referencedFiles: [] };
   const seen = new Set<string>();
   const keys = new Set<string>();
+  const writes = new WriteLog();
+  const reference = (path: string, text: string | undefined) => {
+    if (!result.referencedFiles.some((f) => f.path === path))
+      result.referencedFiles.push({ path, sha256: text === undefined ? ABSENT : sha256(text) });
+  };
 
-  const run = (text: string, lang: ScriptLanguage, where: string, dir: string, depth: number) => {
+  const run = (text: string, lang: ScriptLanguage, where: string, dir: string, depth: number, args: ScriptArgs) => {
     const sink: InferenceSink = {
       file: where,
       dir,
+      args,
       emit(capability, target, evidence, line) {
+        if (capability === 'file.write') writes.record(target, (p) => reader.resolve(dir, expandHome(p, reader.home)));
         const key = `${capability}|${JSON.stringify(target)}|${where}|${line ?? ''}`;
         if (keys.has(key)) return;
         keys.add(key);
         const cap: InferredCapability = { capability, target, evidence, file: where, ...(line !== undefined && { line }) };
         result.capabilities.push(cap);
+        // IP geolocation services answer with where the machine is.
+        if ((capability === 'web.fetch' || capability === 'web.post') && target.kind === 'url' && GEOLOCATION_HOSTS.test(target.url))
+          sink.emit('location.read', target, evidence, line);
       },
       fail(reason, line) {
-        result.errors.push(`${where}${line ? `:${line}` : ''}: ${reason}`);
+        const at = `${where}${line ? `:${line}` : ''}`;
+        result.errors.push(`${at}: ${reason}`);
+        sink.emit('script.unanalysed', { kind: 'command', command: reason }, reason, line);
       },
       finding(kind, message) {
-        if (!result.findings.some((f) => f.message === message)) result.findings.push({ kind, message: `${where}: ${message}` });
+        const full = `${where}: ${message}`;
+        if (!result.findings.some((f) => f.message === full)) result.findings.push({ kind, message: full });
       },
-      follow(path, lang2, line) {
+      follow(path, lang2, line, args2) {
         const resolved = reader.resolve(dir, expandHome(path, reader.home));
         if (seen.has(resolved)) return;
         if (depth + 1 > MAX_DEPTH) return sink.fail(`scripts nest deeper than ${MAX_DEPTH} at ${path}`, line);
@@ -101,11 +116,18 @@ export function inferScript(
         if (!language2) return sink.fail(`runs ${path}, whose language is unknown`, line);
         seen.add(resolved);
         result.followed.push(resolved);
-        run(text2, language2, resolved, reader.dirname(resolved), depth + 1);
+        reference(resolved, text2);
+        run(text2, language2, resolved, reader.dirname(resolved), depth + 1, args2 ?? []);
       },
-      inline(code, lang2, line) {
+      inline(code, lang2, line, args2) {
         if (depth + 1 > MAX_DEPTH) return sink.fail(`inline code nests deeper than ${MAX_DEPTH}`, line);
-        run(code, lang2, `${where}${line ? `:${line}` : ''} (inline ${lang2})`, dir, depth + 1);
+        run(code, lang2, `${where}${line ? `:${line}` : ''} (inline ${lang2})`, dir, depth + 1, args2 ?? []);
+      },
+      exists(path) {
+        const resolved = reader.resolve(dir, expandHome(path, reader.home));
+        const text2 = reader.read(resolved);
+        reference(resolved, text2);
+        return text2 !== undefined;
       },
     };
     try {
@@ -127,31 +149,76 @@ export function inferScript(
       sink.fail(`the ${lang} analysis stopped on this script (${(err as Error).message}); its capabilities are unknown`);
     }
   };
-  if (opts.file) seen.add(opts.file);
-  run(source, language, file, opts.file ? reader.dirname(opts.file) : (opts.cwd ?? '.'), 0);
+  if (opts.file) {
+    seen.add(opts.file);
+    reference(opts.file, source);
+  }
+  const top = opts.file ? reader.dirname(opts.file) : (opts.cwd ?? '.');
+  run(source, language, file, top, 0, opts.args?.map(lit));
+  checkSelfModification(result, writes);
   addExfiltrationFindings(result);
   result.ok = result.errors.length === 0;
   return result;
 }
 
+/** A script that writes a file it runs would have that file analysed as it is now, not as it will run. */
+function checkSelfModification(result: InferenceResult, writes: WriteLog): void {
+  for (const f of result.referencedFiles) {
+    const by = writes.find(f.path, f.sha256 === ABSENT);
+    if (!by) continue;
+    const reason = `writes ${by}, which may change ${f.path} that it ${f.sha256 === ABSENT ? 'may load' : 'runs'}; what runs cannot be known before it runs`;
+    result.errors.push(`${f.path}: ${reason}`);
+    result.capabilities.push({
+      capability: 'script.unanalysed',
+      target: { kind: 'command', command: reason },
+      evidence: reason,
+      file: f.path,
+    });
+  }
+}
+
+/** Infers a `run_script` primitive as it will run: interpreter, script and resolved arguments. */
+export function inferRunScript(
+  p: { interpreter: ScriptLanguage; script: string; args?: readonly string[] },
+  opts: Omit<InferOptions, 'args' | 'file'> = {},
+): InferenceResult {
+  return inferScript(p.script, p.interpreter, { ...opts, args: p.args ?? [] });
+}
+
+/**
+ * Which of the files an analysis depended on changed since (content, appearance or removal).
+ * Call it just before running the script: a non-empty answer means the analysis no longer
+ * describes what would run, and the script must not run on it.
+ */
+export function verifyReferencedFiles(files: readonly ReferencedFile[], reader: ScriptReader = fsScriptReader): string[] {
+  return changedReferencedFiles(files, reader);
+}
+
 /** Infers the capabilities of a script file (language from extension or shebang). */
-export function inferFile(path: string, opts: { reader?: ScriptReader; language?: ScriptLanguage } = {}): InferenceResult {
+export function inferFile(
+  path: string,
+  opts: { reader?: ScriptReader; language?: ScriptLanguage; args?: readonly string[] } = {},
+): InferenceResult {
   const reader = opts.reader ?? fsScriptReader;
   const text = reader.read(path);
   const language = opts.language ?? detectLanguage(path, text) ?? 'bash';
   if (text === undefined) {
-    return { ok: false, language, capabilities: [], findings: [], errors: [`${path}: cannot be read`], followed: [] };
+    return { ok: false, language, capabilities: [], findings: [], errors: [`${path}: cannot be read`], followed: [], referencedFiles: [] };
   }
-  return inferScript(text, language, { file: path, reader });
+  return inferScript(text, language, { file: path, reader, ...(opts.args && { args: opts.args }) });
 }
 
 /** Infers the capabilities of a command line (bash syntax unless told otherwise). */
 export function inferCommand(command: string, opts: { shell?: ScriptLanguage; cwd?: string; reader?: ScriptReader } = {}): InferenceResult {
-  return inferScript(command, opts.shell ?? 'bash', { ...(opts.cwd && { cwd: opts.cwd }), ...(opts.reader && { reader: opts.reader }) });
+  return inferScript(command, opts.shell ?? 'bash', {
+    ...(opts.cwd && { cwd: opts.cwd }),
+    ...(opts.reader && { reader: opts.reader }),
+    args: [],
+  });
 }
 
-const SOURCES = new Set(['secrets.read', 'file.read', 'clipboard.read', 'screen.capture']);
-const SINKS = new Set(['web.post', 'external_api.call']);
+const SOURCES = new Set(names('secrets.read file.read clipboard.read screen.capture input.capture location.read'));
+const SINKS = new Set(['web.post', 'external_api.call', 'vcs.push', 'net.listen']);
 
 /** Data exfiltration: something sensitive is read and something is sent out, anywhere in the analysed scripts. */
 function addExfiltrationFindings(result: InferenceResult): void {

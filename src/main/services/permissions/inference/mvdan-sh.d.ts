@@ -2,6 +2,7 @@
 declare module 'mvdan-sh' {
   export interface ShNode {
     Pos(): { Line(): number; Offset(): number };
+    End(): { Line(): number; Offset(): number };
     [k: string]: unknown;
   }
   export interface ShSyntax {

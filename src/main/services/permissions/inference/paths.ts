@@ -1,3 +1,5 @@
+import type { ScriptLanguage } from './types';
+
 /**
  * Which paths are credentials and which are shell profiles or autostart entries: reading the
  * first is `secrets.read`, writing the second changes the user's environment (`settings.write`).
@@ -27,23 +29,22 @@ const SECRET_PATTERNS: RegExp[] = [
   /(^|[\\/])\.pgpass$/i,
   /(^|[\\/])\.npmrc$/i,
   /(^|[\\/])\.pypirc$/i,
-  // Tokens of developer tools and cloud clients.
-  /(^|[\\/])\.config[\\/](gh|hub|op|sops|rclone|git[\\/]credentials)([\\/]|$)/i,
-  /(^|[\\/])\.cargo[\\/]credentials(\.toml)?$/i,
-  /(^|[\\/])\.terraform\.d[\\/]credentials\.tfrc\.json$/i,
-  /(^|[\\/])\.(vault-token|s3cfg|boto|dockercfg)$/i,
+  // Shell and REPL histories hold typed passwords and tokens.
+  /(^|[\\/])\.\w*_?history$/i,
+  /ConsoleHost_history\.txt$/i,
+  /^\/proc\/[^/]+\/environ$/,
+  /(^|[\\/])\.config[\\/](gh[\\/]hosts\.yml|rclone[\\/]rclone\.conf|discord|Slack|Signal)([\\/]|$)/i,
+  /(^|[\\/])(\.s3cfg|\.boto|\.vnc[\\/]passwd|wallet\.dat|recentservers\.xml|sitemanager\.xml)$/i,
+  /(^|[\\/])\.(cargo|gem|terraform\.d)[\\/]credentials/i,
+  /(^|[\\/])(\.bitcoin|\.electrum|\.ethereum[\\/]keystore|Local Storage[\\/]leveldb)([\\/]|$)/i,
+  /(^|[\\/])\.config[\\/](hub|op|sops|git[\\/]credentials)([\\/]|$)/i,
+  /(^|[\\/])\.(vault-token|dockercfg)$/i,
   /(^|[\\/])\.oci[\\/]config$/i,
   /(^|[\\/])\.m2[\\/]settings(-security)?\.xml$/i,
   /(^|[\\/])\.gradle[\\/]gradle\.properties$/i,
-  /(^|[\\/])\.config[\\/]filezilla[\\/]/i,
   /(^|[\\/])\.purple[\\/]accounts\.xml$/i,
-  // What people typed: shell and REPL histories hold passwords pasted on command lines.
-  /(^|[\\/])\.(bash|zsh|sh|fish|python|node_repl|psql|mysql|sqlite|rediscli|lesshst)_?history$/i,
   /(^|[\\/])\.local[\\/]share[\\/]fish[\\/]fish_history$/i,
-  /PSReadLine[\\/]ConsoleHost_history\.txt$/i,
-  // Chat and wallet data: session tokens and keys.
-  /(^|[\\/])(discord|Slack|Telegram Desktop)[\\/].*(Local Storage|Cookies|tdata)/i,
-  /(^|[\\/])(wallet\.dat|\.bitcoin|\.electrum|\.ethereum[\\/]keystore)([\\/]|$)/i,
+  /(^|[\\/])Telegram Desktop[\\/]tdata([\\/]|$)/i,
   /(^|[\\/])Library[\\/]Keychains([\\/]|$)/i,
   /(^|[\\/])Windows[\\/]System32[\\/]config[\\/](SAM|SECURITY|SYSTEM)$/i,
 ];
@@ -55,18 +56,26 @@ const PROFILE_PATTERNS: RegExp[] = [
   /Microsoft\.PowerShell_profile\.ps1$/i,
   /(^|[\\/])profile\.ps1$/i,
   /Start Menu[\\/]Programs[\\/]Startup/i,
-  // Autostart and scheduled jobs: what runs later without being asked.
-  /(^|[\\/])\.config[\\/](systemd[\\/]user|lxsession[\\/].*[\\/]autostart|openbox[\\/]autostart)/i,
-  /(^|[\\/])etc[\\/](systemd|cron\.[a-z]+|crontab|rc\.local|init\.d|xdg[\\/]autostart)([\\/]|$)/i,
-  /(^|[\\/])var[\\/]spool[\\/]cron([\\/]|$)/i,
-  /(^|[\\/])Library[\\/](LaunchAgents|LaunchDaemons)([\\/]|$)/i,
-  /(^|[\\/])Windows[\\/]System32[\\/]Tasks([\\/]|$)/i,
-  // Files programs execute or obey when they start: editors, git, ssh, Python.
-  /(^|[\\/])\.(vimrc|exrc|emacs|gitconfig|pythonrc(\.py)?)$/i,
-  /(^|[\\/])\.config[\\/]git[\\/]config$/i,
-  /(^|[\\/])\.git[\\/](hooks[\\/]|config$)/i,
+  // Files that make other programs run code later: git hooks and config, SSH authorised keys,
+  // the dynamic loader's preload list, Python start-up hooks, launchers and PATH folders.
+  /(^|[\\/])\.git[\\/](hooks([\\/]|$)|config$)/i,
+  /(^|[\\/])\.(gitconfig|curlrc|wgetrc|pythonrc(\.py)?|vimrc|exrc|Xresources|npmrc)$/i,
   /(^|[\\/])\.ssh[\\/](authorized_keys2?|config|rc)$/i,
-  /(^|[\\/])sitecustomize\.py$/i,
+  /(^|[\\/])etc[\\/](ld\.so\.preload|ld\.so\.conf(\.d[\\/].*)?|sudoers(\.d[\\/].*)?|hosts|passwd|rc\.local|init\.d[\\/].*)$/i,
+  /(^|[\\/])(sitecustomize|usercustomize)\.py$|site-packages[\\/][^\\/]+\.pth$/i,
+  /(^|[\\/])\.local[\\/](bin[\\/].*|share[\\/]applications[\\/].*)$/i,
+  /^\/usr\/local\/s?bin\//,
+  /(^|[\\/])\.config[\\/](lxsession[\\/].*[\\/]autostart|openbox[\\/]autostart|git[\\/]config)$/i,
+  /(^|[\\/])etc[\\/]xdg[\\/]autostart([\\/]|$)/i,
+  /(^|[\\/])\.emacs$/i,
+];
+
+const SCHEDULER_PATTERNS: RegExp[] = [
+  /(^|[\\/])(\.config[\\/]systemd[\\/]user|systemd[\\/](system|user))[\\/]/i,
+  /(^|[\\/])etc[\\/](cron(tab|\.\w+)([\\/]|$)|anacrontab)/i,
+  /(^|[\\/])var[\\/]spool[\\/]cron/i,
+  /(^|[\\/])Library[\\/](LaunchAgents|LaunchDaemons)[\\/]/i,
+  /Windows[\\/]System32[\\/]Tasks[\\/]/i,
 ];
 
 /** Whether reading the path reads credentials. */
@@ -77,6 +86,16 @@ export function isSecretPath(path: string): boolean {
 /** Whether writing the path changes a shell profile, autostart or system environment file. */
 export function isProfilePath(path: string): boolean {
   return PROFILE_PATTERNS.some((p) => p.test(path));
+}
+
+/** Whether writing the path creates a job that runs later (systemd units, cron tables, launch agents). */
+export function isSchedulerPath(path: string): boolean {
+  return SCHEDULER_PATTERNS.some((p) => p.test(path));
+}
+
+/** Whether reading the path records input meant for other programs (`/dev/input/event*`). */
+export function isInputDevicePath(path: string): boolean {
+  return /^\/dev\/(input\/|uinput$)/.test(path);
 }
 
 /** Paths that are not files a skill touches (`/dev/null`, the standard streams). */
@@ -96,4 +115,23 @@ export function expandHome(path: string, home: string | undefined): string {
   if (path === '~') return home;
   if (path.startsWith('~/')) return `${home}${path.slice(1)}`;
   return path.replace(/^\$\{?HOME\}?(?=\/|$)/, home);
+}
+
+const EXTENSION_LANGUAGE: Record<string, ScriptLanguage> = {
+  sh: 'bash',
+  bash: 'bash',
+  py: 'python',
+  js: 'node',
+  mjs: 'node',
+  cjs: 'node',
+  ps1: 'powershell',
+  psm1: 'powershell',
+  cmd: 'cmd',
+  bat: 'cmd',
+};
+
+/** The language of a script file from its extension, if the extension says. */
+export function languageOfExtension(path: string): ScriptLanguage | undefined {
+  const ext = /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase();
+  return ext && Object.hasOwn(EXTENSION_LANGUAGE, ext) ? EXTENSION_LANGUAGE[ext] : undefined;
 }

