@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as pause } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ParentDeathWatch } from '../../src/main/services/desktop/scriptGroup';
+import { getRun, getSteps, iterateAudit, openStore, verifyAuditChain } from '../../src/main/services/store';
 
 // Issue 10 item 13: after `kill -9` of SkillDesk during a run_script, the script finished its
 // write. Here a real Node process runs a script through SkillDesk's runner and is SIGKILLed while
@@ -102,5 +103,48 @@ describe('attack: a script outliving a killed SkillDesk', () => {
     await until('the orphaned script to write', () => existsSync(join(dir, 'script-wrote')), 10_000);
     expect(existsSync(join(dir, 'script-wrote'))).toBe(true);
     await until('the orphaned group to finish', () => !groupAlive(pgid), 10_000);
+  }, 60_000);
+});
+
+describe('attack: a run killed during run_script, recovered without a trace of the script', () => {
+  it('journals the step as started before mediation and the script, so recovery shows it interrupted beside its audited allow', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'skilldesk-kill9-store-'));
+    const out = mkdtempSync(join(tmpdir(), 'skilldesk-kill9-out-'));
+    dirs.push(dataDir, out);
+    const app = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'fixtures', 'runSkillUntilKilled.ts'), dataDir, out], {
+      stdio: 'ignore',
+    });
+    const exited = new Promise((resolve) => app.once('exit', resolve));
+    await until('the script to start', () => existsSync(join(out, 'pgid')), 30_000);
+    const pgid = Number(readFileSync(join(out, 'pgid'), 'utf8'));
+    groups.push(pgid);
+    app.kill('SIGKILL');
+    await exited;
+    await until('the script group to die', () => !groupAlive(pgid), 1000);
+    expect(existsSync(join(out, 'export.txt'))).toBe(false);
+
+    const store = openStore({ dataDir });
+    try {
+      expect(store.recoveredRunIds).toHaveLength(1);
+      const runId = store.recoveredRunIds[0]!;
+      expect(getRun(store.db, runId)).toMatchObject({ status: 'aborted', error: { code: 'run.interrupted' } });
+      const steps = getSteps(store.db, runId);
+      expect(steps).toEqual([
+        expect.objectContaining({
+          seq: 1,
+          nodeId: 'export',
+          primitive: 'run_script',
+          outcome: 'interrupted',
+          error: expect.stringContaining('ended before the step finished'),
+        }),
+      ]);
+      expect(steps[0]!.endedAt).toBe(steps[0]!.startedAt);
+      const allows = [...iterateAudit(store.db, { runId })].map((r) => [r.nodeId, r.decision]);
+      expect(allows).toEqual([['export', 'allow']]);
+      // The audit row was committed just before the kill: the anchor may lag it, and that verifies.
+      expect(verifyAuditChain(store.db)).toMatchObject({ ok: true, count: 1 });
+    } finally {
+      store.close();
+    }
   }, 60_000);
 });

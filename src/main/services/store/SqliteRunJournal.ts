@@ -1,8 +1,9 @@
-import type { RunJournal, StepRecord } from '../executor/types';
-import { appendStep, createRun, finishRun } from './runs';
+import type { RunJournal, StartedStep, StepRecord } from '../executor/types';
+import { createRun, finishRun } from './runs';
+import { appendStep, startStep } from './steps';
 import type { StoreDb } from './statements';
 
-/** The executor's journal written to the store: each run, each step, committed as it happens. */
+/** The executor's journal written to the store: each run, each step (started, then finished), committed as it happens. */
 export class SqliteRunJournal implements RunJournal {
   /** `sessionId` is stamped on every run this journal starts. */
   constructor(
@@ -21,6 +22,20 @@ export class SqliteRunJournal implements RunJournal {
       parentRunId: run.parentRunId ?? null,
       goal: run.goal ?? null,
       sessionId: this.sessionId ?? null,
+    });
+  }
+
+  startStep(step: StartedStep): void {
+    startStep(this.db, {
+      runId: step.runId,
+      seq: step.seq,
+      depth: step.depth,
+      skillId: step.skillId,
+      app: step.app ?? null,
+      nodeId: step.nodeId,
+      primitive: step.primitive,
+      resolvedArgs: step.resolved,
+      startedAt: step.startedAt,
     });
   }
 

@@ -17,21 +17,18 @@ export {
   createRun,
   finishRun,
   setRunAccounting,
-  appendStep,
   getRun,
   findRunsByIdPrefix,
   listRuns,
-  getSteps,
   type RunRow,
-  type StepRow,
   type RunRowStatus,
   type RunErrorData,
   type RunAccounting,
   type NewRun,
   type RunEnd,
-  type NewStep,
   type ListRunsFilter,
 } from './runs';
+export { startStep, appendStep, getSteps, type StepRow, type NewStep, type NewStartedStep } from './steps';
 export { recoverInterruptedRuns, ownerState, ownerIdentity, type OwnerState, type OwnerIdentity, type RecoverOptions } from './runRecovery';
 export { SqliteRunJournal } from './SqliteRunJournal';
 export { addMemory, listMemory, type MemoryRow, type NewMemory, type ListMemoryFilter } from './memory';
