@@ -116,7 +116,7 @@ export function appendAudit(db: StoreDb, entry: AuditEntry): AuditRow {
   }
   const key = trail.requireKey().key;
   const { row, count } = cachedTransaction(db, 'appendAudit', appendInTransaction).immediate(db, { ...entry, ts }, key, trail);
-  trail.committed({ headId: row.id, headHash: row.hash, count });
+  trail.appended({ headId: row.id, headHash: row.hash, count });
   return row;
 }
 

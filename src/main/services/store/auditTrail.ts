@@ -38,7 +38,7 @@ export function openAuditTrail(db: StoreDb, opts: AuditTrailOptions = {}): Audit
 }
 
 /**
- * A connection's audit key and anchor. Appends report each committed head here; the anchor is
+ * A connection's audit key and anchor. Appends report each new head here; the anchor is
  * rewritten from it, at most every `anchorIntervalMs`, and never over an anchor that the chain
  * no longer extends (that is evidence, left for `verify` to report).
  */
@@ -47,7 +47,11 @@ export class AuditTrail {
   readonly anchorFile: string;
   private readonly keyState: AuditKey | AuditKeyProblem;
   private readonly intervalMs: number;
-  /** The newest committed head this connection knows, to count rows without a table scan. */
+  /**
+   * The newest head this connection appended, to count rows without a table scan. It may name a
+   * row that later rolled back: harmless, since the count is looked up by the previous row's id,
+   * and any row with that id, after the same rows, is at the same position.
+   */
   private head: { id: number; count: number } | undefined;
   /** A committed head not yet written to the anchor. */
   private pending: AuditHead | undefined;
@@ -96,11 +100,11 @@ export class AuditTrail {
   }
 
   /** Called after an append: anchors the new head now, or within `anchorIntervalMs`. */
-  committed(head: AuditHead): void {
+  appended(head: AuditHead): void {
+    this.head = { id: head.headId, count: head.count };
     // Inside a caller's transaction the row is not committed yet and may still roll back: an
     // anchor naming it could lead the chain. The next append outside a transaction anchors it.
     if (this.db.inTransaction) return;
-    this.head = { id: head.headId, count: head.count };
     this.pending = head;
     const wait = this.lastWriteMs + this.intervalMs - Date.now();
     if (wait <= 0) this.flush();
