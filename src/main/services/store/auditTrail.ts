@@ -53,8 +53,8 @@ export class AuditTrail {
    * and any row with that id, after the same rows, is at the same position.
    */
   private head: { id: number; count: number } | undefined;
-  /** A committed head not yet written to the anchor. */
-  private pending: AuditHead | undefined;
+  /** Rows were appended since the anchor was last written. */
+  private dirty = false;
   private lastWriteMs = 0;
   private timer: NodeJS.Timeout | undefined;
 
@@ -99,40 +99,43 @@ export class AuditTrail {
     return prepared<{ n: number }>(this.db, 'SELECT count(*) AS n FROM audit').get()!.n;
   }
 
-  /** Called after an append: anchors the new head now, or within `anchorIntervalMs`. */
+  /** Called after an append: anchors the chain's head now, or within `anchorIntervalMs`. */
   appended(head: AuditHead): void {
     this.head = { id: head.headId, count: head.count };
-    // Inside a caller's transaction the row is not committed yet and may still roll back: an
-    // anchor naming it could lead the chain. The next append outside a transaction anchors it.
-    if (this.db.inTransaction) return;
-    this.pending = head;
+    this.dirty = true;
     const wait = this.lastWriteMs + this.intervalMs - Date.now();
     if (wait <= 0) this.flush();
     else this.timer ??= setTimeout(() => this.flush(), wait).unref();
   }
 
   /**
-   * Writes the pending head to the anchor, if the chain still extends the anchored head. A failed
-   * write (disk full) is retried at the next append; the anchor only lags meanwhile.
+   * Writes the chain's committed head to the anchor, if the chain still extends the anchored head.
+   * A failed write (disk full) is retried later; the anchor only lags meanwhile.
    */
   flush(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    const target = this.pending;
     const key = this.key;
-    if (!target || !key || !this.db.open) return;
+    if (!this.dirty || !key || !this.db.open) return;
+    if (this.db.inTransaction) {
+      // A caller's transaction is open: its rows may still roll back, and an anchor naming one
+      // could lead the chain. Try again once it is over.
+      this.timer = setTimeout(() => this.flush(), Math.max(this.intervalMs, 1)).unref();
+      return;
+    }
     try {
+      const last = prepared<{ id: number; hash: string }>(this.db, 'SELECT id, hash FROM audit ORDER BY id DESC LIMIT 1').get();
+      const target: AuditHead = { headId: last?.id ?? 0, headHash: last?.hash ?? AUDIT_GENESIS_HASH, count: this.rowsThrough(last?.id) };
       if (this.extendsAnchor(key, target)) this.writeAnchor(key, target);
-      this.pending = undefined;
+      this.dirty = false;
     } catch {
       this.lastWriteMs = Date.now();
     }
   }
 
-  /** Anchors a head that verification has just checked (rows another process, or a crashed one, committed). */
-  anchorVerified(head: AuditHead): void {
-    if (this.pending && this.pending.headId >= head.headId) return;
-    this.pending = head;
+  /** Anchors the head after verification checked the rows committed since the anchor (by another process, or a crashed one). */
+  anchorVerified(): void {
+    this.dirty = true;
     this.flush();
   }
 
@@ -140,10 +143,10 @@ export class AuditTrail {
   replaceAnchor(head: AuditHead): void {
     this.writeAnchor(this.requireKey(), head);
     this.head = { id: head.headId, count: head.count };
-    this.pending = undefined;
+    this.dirty = false;
   }
 
-  /** Flushes the pending head and stops the timer (the store is closing). */
+  /** Anchors the head if rows were appended, and stops the timer (the store is closing). */
   close(): void {
     this.flush();
     clearTimeout(this.timer);

@@ -113,7 +113,7 @@ export function verifyAuditRows(rows: Iterable<AuditRow>, keying: AuditKeying): 
  */
 export function verifyAuditChain(db: StoreDb): AuditVerification {
   const trail = requireTrail(db);
-  trail.flush(); // this connection's own pending head first, so the anchor is as fresh as it can be
+  trail.flush(); // this connection's own appends first, so the anchor is as fresh as it can be
   const key = trail.key;
   if (!key) {
     const problem = trail.keyProblem!;
@@ -161,7 +161,7 @@ export function verifyAuditChain(db: StoreDb): AuditVerification {
   }
   const lag = chain.count - a.count;
   // Rows committed after the anchor (by a crashed process, or another one) are verified now: anchor them.
-  if (lag > 0) trail.anchorVerified({ headId: chain.headId, headHash: chain.headHash, count: chain.count });
+  if (lag > 0) trail.anchorVerified();
   return {
     ok: true,
     count: chain.count,

@@ -63,6 +63,19 @@ describe('src/main/services/store/auditTrail', () => {
     expect(verifyAuditChain(store.db)).toMatchObject({ ok: true, count: 2, anchor: { count: 2, lag: 0 } });
   });
 
+  it("anchors rows appended in a caller's transaction once it committed, not while it is open", () => {
+    const store = temp.open({ audit: { anchorIntervalMs: 0 } });
+    const { anchorFile } = auditFilesFor(store.file);
+    const key = store.audit.key!.key;
+    store.db.transaction(() => {
+      decide(store.db);
+      decide(store.db);
+      expect(readAnchor(anchorFile, key)).toMatchObject({ anchor: { headId: 0 } });
+    })();
+    store.close();
+    expect(readAnchor(anchorFile, key)).toMatchObject({ anchor: { headId: 2, count: 2 } });
+  });
+
   it('finishes a key creation a crash interrupted after the anchor was written, and discards one that never got its anchor', () => {
     const dir = temp.dir();
     const file = join(dir, 'skilldesk.db');
