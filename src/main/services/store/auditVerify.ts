@@ -18,7 +18,7 @@ export type AuditProblem =
   | 'truncated'
   /** The table is empty, but the anchor recorded rows. */
   | 'emptied'
-  /** The anchored head row exists with another hash or position: rewritten by someone holding the key. */
+  /** The anchored head row exists with another hash or position: the trail was replaced (ids reused) or rebuilt with the key. */
   | 'rewritten'
   | 'anchor_missing'
   /** The anchor does not authenticate with the key. */
@@ -156,7 +156,8 @@ export function verifyAuditChain(db: StoreDb): AuditVerification {
     return fail(
       'rewritten',
       `Audit row ${a.headId} is not the row the anchor recorded at ${when} (${anchored.hash !== a.headHash ? 'its hash differs' : `it is row ${position} of the chain, not ${a.count}`}): ` +
-        `the trail up to it was rebuilt by someone holding the audit key ${trail.keyFile}. Treat the key as compromised. ${reanchor}`,
+        'the trail up to it was replaced: its rows were deleted and new ones written under the same ids, or someone holding ' +
+        `the audit key ${trail.keyFile} rebuilt it (then treat the key as compromised). ${reanchor}`,
     );
   }
   const lag = chain.count - a.count;
