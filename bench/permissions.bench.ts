@@ -4,7 +4,8 @@
  *    against the built-in library's manifests and the default workspace policy: p50/p99/mean;
  *  - end-to-end mediation latency (`PolicyMediator.check` for a type_text step: needs, decision,
  *    argument digest, audit append) with the audit in a real SQLite file;
- *  - audit append throughput: rows/s appended one transaction each (as the mediator does) to a
+ *  - audit append throughput: rows/s appended one transaction each (as the mediator does; each row
+ *    MACed with the store key, the anchor rewritten at most every 250 ms) to a
  *    store on disk, and the time to verify the whole chain.
  * Prints one JSON object. Run: `npx tsx bench/permissions.bench.ts` (BENCH_DECISIONS, BENCH_AUDIT_ROWS to scale).
  */

@@ -4,9 +4,12 @@
  * Pure TypeScript.
  */
 
-/** Outcome of one primitive step, as recorded. */
-export type StepOutcome = 'ok' | 'failed' | 'denied' | 'skipped';
-export const STEP_OUTCOMES: readonly StepOutcome[] = ['ok', 'failed', 'skipped', 'denied'];
+/**
+ * Outcome of one primitive step, as recorded. `interrupted`: the process running the step died
+ * before it finished (recovery sets it; the step's effect may or may not have happened).
+ */
+export type StepOutcome = 'ok' | 'failed' | 'denied' | 'skipped' | 'interrupted';
+export const STEP_OUTCOMES: readonly StepOutcome[] = ['ok', 'failed', 'skipped', 'denied', 'interrupted'];
 
 export interface StepRecord {
   runId: string;
@@ -24,6 +27,13 @@ export interface StepRecord {
   error?: string;
   screenshotPath?: string;
 }
+
+/** A step journaled before its effect (mediation, then the primitive): what `StepRecord` says before it ends. */
+export type StartedStep = Omit<StepRecord, 'endedAt' | 'outcome' | 'error' | 'screenshotPath'>;
+
+/** A step as the journal holds it: finished, or started and still running (in this or another process). */
+export type RecordedStep =
+  StepRecord | (StartedStep & { outcome: 'started'; endedAt?: undefined; error?: undefined; screenshotPath?: undefined });
 
 /** How a run ended. */
 export type RunStatus = 'succeeded' | 'failed' | 'aborted';
@@ -107,5 +117,5 @@ export interface RunSummary {
 
 /** A recorded run with its trajectory. */
 export interface RunDetail extends RunSummary {
-  steps: StepRecord[];
+  steps: RecordedStep[];
 }

@@ -8,7 +8,7 @@ import {
   type StepRow,
   type StoreDb,
 } from '../services/store';
-import { isRecordedRunStatus, RECORDED_RUN_STATUSES, type RunDetail, type RunSummary, type StepRecord } from '../../shared/run';
+import { isRecordedRunStatus, RECORDED_RUN_STATUSES, type RecordedStep, type RunDetail, type RunSummary } from '../../shared/run';
 import type { RunFilter, RunRepository } from './Core';
 
 /** Runs kept in the SQLite store, read back as views for the CLI and the UI. */
@@ -69,8 +69,8 @@ function toView(r: RunRow): RunSummary {
   };
 }
 
-function toStep(s: StepRow): StepRecord {
-  return {
+function toStep(s: StepRow): RecordedStep {
+  const common = {
     runId: s.runId,
     seq: s.seq,
     depth: s.depth,
@@ -79,9 +79,13 @@ function toStep(s: StepRow): StepRecord {
     primitive: s.primitive,
     resolved: s.resolvedArgs,
     startedAt: s.startedAt,
+    ...(s.app && { app: s.app }),
+  };
+  if (s.outcome === 'started' || s.endedAt === null) return { ...common, outcome: 'started' };
+  return {
+    ...common,
     endedAt: s.endedAt,
     outcome: s.outcome,
-    ...(s.app && { app: s.app }),
     ...(s.error && { error: s.error }),
     ...(s.screenshotPath && { screenshotPath: s.screenshotPath }),
   };

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { SkillDeskError } from '../../../shared/errors';
 import type { AuditFilter } from '../../../shared/permissions/audit';
-import { exportAuditJsonl, queryAudit, verifyAuditChain, type AuditRow, type StoreDb } from '../../services/store';
+import { exportAuditJsonl, queryAudit, reanchorAudit, verifyAuditChain, type AuditRow, type StoreDb } from '../../services/store';
 import type { CliContext } from '../context';
 import { formatTime, table, type Output } from '../output';
 
@@ -23,6 +23,8 @@ export interface AuditOptions {
   /** A cursor printed after a listing: continue with older rows. */
   before?: string;
   verify?: boolean;
+  /** Accept the trail as it is now: record that in the trail and rewrite the anchor. */
+  reanchor?: boolean;
   export?: string;
 }
 
@@ -41,8 +43,9 @@ export function parseTime(value: string, now = Date.now(), option = '--since'): 
 }
 
 /**
- * Lists, verifies or exports the audit trail. Exit codes: 0 fine; 1 the chain does not verify
- * (a row was modified, removed or inserted).
+ * Lists, verifies, re-anchors or exports the audit trail. Exit codes: 0 fine; 1 the trail does
+ * not verify (a row modified, removed or inserted, rows cut from its end, the anchor missing or
+ * forged, the key missing or readable by others: the JSON's `reason` says which).
  */
 export function auditCommand(db: StoreDb, o: AuditOptions, io: Output, now = Date.now()): number {
   const filter = {
@@ -56,15 +59,16 @@ export function auditCommand(db: StoreDb, o: AuditOptions, io: Output, now = Dat
     ...(o.text && { text: o.text }),
   } satisfies AuditFilter;
   let code = 0;
+  if (o.reanchor) {
+    const { previous, row } = reanchorAudit(db, now);
+    if (o.json) io.out(JSON.stringify({ reanchored: { row: row.id, previous } }, null, 2));
+    else io.out(`Re-anchored the audit trail at row ${row.id}, which records it${previous.ok ? '' : `; before: ${previous.message}`}`);
+    if (!o.verify && !o.export) return code;
+  }
   if (o.verify) {
     const v = verifyAuditChain(db);
     if (o.json) io.out(JSON.stringify({ verify: v }, null, 2));
-    else
-      io.out(
-        v.ok
-          ? `Audit chain verified: ${v.count} row(s), head ${v.headHash.slice(0, 16)}...`
-          : `AUDIT CHAIN BROKEN at row ${v.firstBadId} (${v.reason}): ${v.message}`,
-      );
+    else io.out(v.ok ? v.message : `AUDIT TRAIL NOT VERIFIED (${v.reason}): ${v.message}`);
     code = v.ok ? 0 : 1;
     if (!o.export) return code;
   }
@@ -139,7 +143,11 @@ export function registerAuditCommands(program: Command, ctx: CliContext): void {
         throw new SkillDeskError('cli.bad_option', `Expected \`--limit\` to be a positive integer, got \`${v}\``);
       return n;
     })
-    .option('--verify', 'recompute the hash chain; exit 1 if any row was modified, removed or inserted')
+    .option('--verify', 'check every row against the audit key and the head against the anchor; exit 1 on any tampering')
+    .option(
+      '--reanchor',
+      'after investigating a verify failure (anchor missing, rows cut from the end): accept the trail as it is and record that',
+    )
     .option('--export <file>', 'write the matching rows as JSON Lines')
     .action(async (o: AuditOptions) => {
       const db = (await ctx.core()).db;

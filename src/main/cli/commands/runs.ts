@@ -55,7 +55,7 @@ export function registerRunsCommands(program: Command, ctx: CliContext): void {
         'trajectory:',
         ...run.steps.map((s) => {
           const args = JSON.stringify(s.resolved, (k, v) => (k === 'action' ? undefined : v));
-          return `${'  '.repeat(s.depth + 1)}${String(s.seq).padStart(3)} ${s.outcome.padEnd(7)} ${s.skillId}#${s.nodeId} ${s.primitive} ${args === '{}' ? '' : args.slice(0, 120)} (${s.endedAt - s.startedAt} ms)${s.error ? ` - ${s.error}` : ''}${s.screenshotPath ? ` [${s.screenshotPath}]` : ''}`;
+          return `${'  '.repeat(s.depth + 1)}${String(s.seq).padStart(3)} ${s.outcome.padEnd(7)} ${s.skillId}#${s.nodeId} ${s.primitive} ${args === '{}' ? '' : args.slice(0, 120)} (${s.endedAt === undefined ? 'running' : `${s.endedAt - s.startedAt} ms`})${s.error ? ` - ${s.error}` : ''}${s.screenshotPath ? ` [${s.screenshotPath}]` : ''}`;
         }),
       ];
       ctx.out(lines.join('\n'));

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LaunchRequest, ProcessRunner, ScriptRequest, ScriptResult } from '../../../shared/ports/desktop';
 import { DesktopError } from './errors';
+import { defaultParentDeathWatch, groupedCommand, type ParentDeathWatch } from './scriptGroup';
 
 const MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
 const KILL_GRACE_MS = 2000;
@@ -14,16 +15,46 @@ export interface NodeProcessRunnerOptions {
   platform?: NodeJS.Platform;
   /** Environment added to every launch and script (e.g. DISPLAY, WINEPREFIX). */
   env?: Record<string, string>;
+  /**
+   * How a script is killed when SkillDesk itself is killed (scriptGroup.ts).
+   * @default 'pdeathsig' on Linux with util-linux's setpriv, 'poll' on other POSIX systems, 'none' on Windows
+   */
+  parentDeath?: ParentDeathWatch;
 }
 
-/** Starts applications and runs scripts with Node's child_process. */
+// Scripts running now, by process group: killed when this process exits normally (an exit
+// handler runs then; for a kill -9 it does not, and the parent-death watch does the job).
+const runningGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function killRunningGroupsOnExit(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const pgid of runningGroups) {
+      try {
+        process.kill(-pgid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  });
+}
+
+/**
+ * Starts applications and runs scripts with Node's child_process. Applications outlive SkillDesk;
+ * scripts do not: each runs in its own process group, killed on timeout, abort, SkillDesk's exit,
+ * and (through the parent-death watch) SkillDesk being killed.
+ */
 export class NodeProcessRunner implements ProcessRunner {
   private readonly platform: NodeJS.Platform;
   private readonly env: Record<string, string>;
+  private readonly parentDeath: ParentDeathWatch;
 
   constructor(options: NodeProcessRunnerOptions = {}) {
     this.platform = options.platform ?? process.platform;
     this.env = options.env ?? {};
+    this.parentDeath = options.parentDeath ?? defaultParentDeathWatch(this.platform);
   }
 
   /** Starts `command` detached from SkillDesk (it outlives the run); resolves once it has started. */
@@ -57,7 +88,7 @@ export class NodeProcessRunner implements ProcessRunner {
       req.interpreter === 'powershell' || req.interpreter === 'cmd' ? await mkdtemp(join(tmpdir(), 'skilldesk-script-')) : undefined;
     try {
       const [command, args] = await this.commandFor(req, tmp);
-      return await this.run(command, args, req);
+      return await this.run(...groupedCommand(command, args, this.platform === 'win32' ? 'none' : this.parentDeath), req);
     } finally {
       if (tmp) await rm(tmp, { recursive: true, force: true });
     }
@@ -100,6 +131,11 @@ export class NodeProcessRunner implements ProcessRunner {
         detached: this.platform !== 'win32',
         windowsHide: true,
       });
+      const pgid = this.platform !== 'win32' ? child.pid : undefined;
+      if (pgid !== undefined) {
+        killRunningGroupsOnExit();
+        runningGroups.add(pgid);
+      }
       const stdout = collect(child.stdout);
       const stderr = collect(child.stderr);
       let outcome: DesktopError | undefined;
@@ -117,6 +153,7 @@ export class NodeProcessRunner implements ProcessRunner {
       const onAbort = () => stop(new DesktopError('script.aborted', `The ${req.interpreter} script was stopped`));
       req.signal?.addEventListener('abort', onAbort, { once: true });
       const done = () => {
+        if (pgid !== undefined) runningGroups.delete(pgid);
         clearTimeout(timer);
         req.signal?.removeEventListener('abort', onAbort);
       };

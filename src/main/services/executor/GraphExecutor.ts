@@ -246,6 +246,8 @@ export class GraphExecutor {
       record('failed', (err as Error).message);
       throw new StepFailure('template.failed', (err as Error).message);
     }
+    // Journaled before mediation and the effect: a crash from here on leaves the step as 'started'.
+    this.deps.journal?.startStep({ ...base, resolved: resolved as unknown as Record<string, unknown>, startedAt });
     ctx.emit({ type: 'step_started', ...base, resolved: resolved as unknown as Record<string, unknown> });
     const decision = await this.mediate(ctx, frame, nodeId, resolved, raw, screenshot);
     if (decision.effect === 'deny') {

@@ -1,4 +1,4 @@
-import type { RunJournal, RunResult, StepRecord } from './types';
+import type { RunJournal, RunResult, StartedStep, StepRecord } from './types';
 
 type StartedRun = Parameters<RunJournal['startRun']>[0];
 type FinishedRun = Parameters<RunJournal['finishRun']>[1];
@@ -7,9 +7,15 @@ type FinishedRun = Parameters<RunJournal['finishRun']>[1];
 export class MemoryRunJournal implements RunJournal {
   readonly runs = new Map<string, StartedRun & { end?: FinishedRun; status: RunResult['status'] | 'running' }>();
   readonly steps: StepRecord[] = [];
+  /** Every step as it was started, in order (finished or not). */
+  readonly started: StartedStep[] = [];
 
   startRun(run: StartedRun): void {
     this.runs.set(run.id, { ...run, status: 'running' });
+  }
+
+  startStep(step: StartedStep): void {
+    this.started.push(step);
   }
 
   recordStep(step: StepRecord): void {

@@ -1,10 +1,10 @@
 import type { Desktop } from '../../../shared/ports/desktop';
 import type { Grounder } from '../../../shared/ports/grounding';
 import type { ActionMediator } from '../../../shared/ports/mediation';
-import type { RunError, RunEvent, RunStatus, StepRecord } from '../../../shared/run';
+import type { RunError, RunEvent, RunStatus, StartedStep, StepRecord } from '../../../shared/run';
 import type { SkillLibrary } from '../../../shared/skill';
 
-export type { RunError, RunEvent, RunResult, RunStatus, StepOutcome, StepRecord } from '../../../shared/run';
+export type { RunError, RunEvent, RunResult, RunStatus, StartedStep, StepOutcome, StepRecord } from '../../../shared/run';
 
 /** Where runs and steps are written (the SQLite store in the app; memory in tests). */
 export interface RunJournal {
@@ -18,7 +18,15 @@ export interface RunJournal {
     parentRunId?: string;
     goal?: string;
   }): void;
+  /**
+   * A step is about to be mediated and run: journaled before its effect, so a process that dies
+   * during it leaves a trace (recovery marks it interrupted). `recordStep` with the same run and
+   * seq then finishes it.
+   */
+  startStep(step: StartedStep): void;
+  /** A step's outcome: finishes a started step, or records one that never started (a template error). */
   recordStep(step: StepRecord): void;
+  /** Ends a run; a step still started then (its mediation threw) ends with the run. */
   finishRun(id: string, end: { status: RunStatus; error?: RunError; result?: unknown; endedAt: number }): void;
 }
 

@@ -1,8 +1,9 @@
-import type { RunJournal, StepRecord } from '../executor/types';
-import { appendStep, createRun, finishRun } from './runs';
+import type { RunJournal, StartedStep, StepRecord } from '../executor/types';
+import { createRun, finishRun } from './runs';
+import { appendStep, startStep, type NewStartedStep } from './steps';
 import type { StoreDb } from './statements';
 
-/** The executor's journal written to the store: each run, each step, committed as it happens. */
+/** The executor's journal written to the store: each run, each step (started, then finished), committed as it happens. */
 export class SqliteRunJournal implements RunJournal {
   /** `sessionId` is stamped on every run this journal starts. */
   constructor(
@@ -24,17 +25,13 @@ export class SqliteRunJournal implements RunJournal {
     });
   }
 
+  startStep(step: StartedStep): void {
+    startStep(this.db, startedRow(step));
+  }
+
   recordStep(step: StepRecord): void {
     appendStep(this.db, {
-      runId: step.runId,
-      seq: step.seq,
-      depth: step.depth,
-      skillId: step.skillId,
-      app: step.app ?? null,
-      nodeId: step.nodeId,
-      primitive: step.primitive,
-      resolvedArgs: step.resolved,
-      startedAt: step.startedAt,
+      ...startedRow(step),
       endedAt: step.endedAt,
       outcome: step.outcome,
       error: step.error ?? null,
@@ -45,4 +42,18 @@ export class SqliteRunJournal implements RunJournal {
   finishRun(id: string, end: Parameters<RunJournal['finishRun']>[1]): void {
     finishRun(this.db, id, { status: end.status, error: end.error ?? null, result: end.result, endedAt: end.endedAt });
   }
+}
+
+function startedRow(step: StartedStep): NewStartedStep {
+  return {
+    runId: step.runId,
+    seq: step.seq,
+    depth: step.depth,
+    skillId: step.skillId,
+    app: step.app ?? null,
+    nodeId: step.nodeId,
+    primitive: step.primitive,
+    resolvedArgs: step.resolved,
+    startedAt: step.startedAt,
+  };
 }

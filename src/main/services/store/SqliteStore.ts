@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
+import { openAuditTrail, type AuditTrail, type AuditTrailOptions } from './auditTrail';
 import { StoreError } from './errors';
 import { LATEST_SCHEMA_VERSION, migrate, type MigrationReport } from './migrations';
 import { storeFile } from './paths';
@@ -20,6 +21,8 @@ export type OpenStoreOptions = StoreLocation & {
   busyTimeoutMs?: number;
   /** Clock for interrupted-run recovery. @default Date.now */
   now?: () => number;
+  /** The audit trail's key and anchor (`<name>.audit-key`, `<name>.audit-anchor` beside the file). */
+  audit?: AuditTrailOptions;
 };
 
 /** An open store: the connection every query function takes first, and what opening it found. */
@@ -34,13 +37,16 @@ export interface SqliteStore {
   readonly recoveredRunIds: readonly string[];
   /** `wal` normally; another mode only where the file system cannot do WAL. */
   readonly journalMode: string;
+  /** The audit trail's key and anchor, bound to `db` (appendAudit and verifyAuditChain find them there). */
+  readonly audit: AuditTrail;
   /** Closes the connection (runs `PRAGMA optimize` first, as SQLite recommends). */
   close(): void;
 }
 
 /**
- * Opens (creating the folder and file if needed) and migrates the store, then recovers runs
- * left 'running' by a crashed process. WAL with synchronous=NORMAL: a committed transaction
+ * Opens (creating the folder and file if needed) and migrates the store, recovers runs left
+ * 'running' by a crashed process, and opens the audit trail's key and anchor (creating them for
+ * a new store, or one written before audit keys existed). WAL with synchronous=NORMAL: a committed transaction
  * survives a process crash; only an OS crash or power loss can drop the last commits.
  */
 export function openStore(opts: OpenStoreOptions): SqliteStore {
@@ -66,16 +72,19 @@ export function openStore(opts: OpenStoreOptions): SqliteStore {
     const migrations = migrate(db);
     const now = opts.now ?? Date.now;
     const recoveredRunIds = recoverInterruptedRuns(db, { now: now() });
+    const audit = openAuditTrail(db, opts.audit);
     return {
       db,
       file,
       journalMode,
       migrations,
       recoveredRunIds,
+      audit,
       schemaVersion: migrations.to,
       close() {
         if (!db.open) return;
         try {
+          audit.close();
           db.pragma('optimize');
         } finally {
           db.close();

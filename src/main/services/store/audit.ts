@@ -1,7 +1,10 @@
+import { createHmac } from 'node:crypto';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { describeValue } from '../../../shared/errors';
 import { AUDIT_ANSWERS, type AuditAnswer, type AuditFilter, type AuditView } from '../../../shared/permissions/audit';
+import { AUDIT_GENESIS_HASH } from './auditAnchor';
 import { iterateAudit } from './auditQuery';
+import { auditTrailOf } from './auditTrail';
 import { StoreError } from './errors';
 import { canonicalJson, sha256Hex } from './json';
 import { cachedTransaction, prepared, type StoreDb } from './statements';
@@ -10,8 +13,7 @@ import { expectInteger, expectOneOf, expectOptionalText, expectText } from './va
 export type { AuditAnswer } from '../../../shared/permissions/audit';
 export type AuditDecision = AuditView['decision'];
 
-/** The `prev_hash` of the first row. */
-export const AUDIT_GENESIS_HASH = '0'.repeat(64);
+export { AUDIT_GENESIS_HASH } from './auditAnchor';
 
 interface AuditFields {
   /** Epoch ms. @default Date.now() */
@@ -33,37 +35,46 @@ interface AuditFields {
 /** A decision to append. A 'confirm' says how it was answered; the others have no answer. */
 export type AuditEntry = AuditFields & ({ decision: 'allow' | 'deny'; answer?: null } | { decision: 'confirm'; answer: AuditAnswer });
 
-/** A stored audit row: what readers see, plus the chain. `hash` = SHA-256 of the canonical JSON of every other field except `id`. */
+/**
+ * A stored audit row: what readers see, plus the chain. `hash` is the HMAC-SHA256, under the
+ * store's audit key, of the canonical JSON of every other field except `id` (so `prevHash`, the
+ * previous row's hash, is part of what is MACed); rows written before the store had a key carry
+ * the plain SHA-256 of the same JSON instead (`legacyAuditHash`).
+ */
 export interface AuditRow extends AuditView {
   argsDigest: string | null;
   prevHash: string;
   hash: string;
 }
 
-export type AuditVerification =
-  | { ok: true; count: number; headHash: string }
-  | { ok: false; firstBadId: number; reason: 'row_modified' | 'chain_broken'; message: string; count: number };
-
-/** The hash of a row: SHA-256 over the canonical JSON of all fields but `id` and `hash` (so `prevHash` chains it). */
-export function auditHash(row: Omit<AuditRow, 'id' | 'hash'>): string {
+/** The fields a row's hash covers, in canonical JSON: every field but `id` and `hash`. */
+function hashedJson(row: Omit<AuditRow, 'id' | 'hash'>): string {
   const { ts, sessionId, runId, skillId, nodeId, capability, target, decision, answer, reason, policySource, argsDigest, prevHash } = row;
-  return sha256Hex(
-    canonicalJson({
-      ts,
-      sessionId,
-      runId,
-      skillId,
-      nodeId,
-      capability,
-      target,
-      decision,
-      answer,
-      reason,
-      policySource,
-      argsDigest,
-      prevHash,
-    }),
-  );
+  return canonicalJson({
+    ts,
+    sessionId,
+    runId,
+    skillId,
+    nodeId,
+    capability,
+    target,
+    decision,
+    answer,
+    reason,
+    policySource,
+    argsDigest,
+    prevHash,
+  });
+}
+
+/** A keyed row's hash: HMAC-SHA256 with the audit key; without the key, no one can compute it for an edited row. */
+export function keyedAuditHash(key: Buffer, row: Omit<AuditRow, 'id' | 'hash'>): string {
+  return createHmac('sha256', key).update(hashedJson(row)).digest('hex');
+}
+
+/** A legacy row's hash (written before the store had an audit key): plain SHA-256, which anyone can recompute. */
+export function legacyAuditHash(row: Omit<AuditRow, 'id' | 'hash'>): string {
+  return sha256Hex(hashedJson(row));
 }
 
 /** SHA-256 of the canonical JSON of a primitive's arguments, for `argsDigest`. */
@@ -72,8 +83,11 @@ export function digestArgs(args: unknown): string {
 }
 
 /**
- * Appends a decision, chained to the previous row's hash. The read of the previous hash and
- * the insert share one IMMEDIATE transaction, so concurrent writers (app and CLI) cannot fork the chain.
+ * Appends a decision, chained to the previous row's hash and MACed with the store's audit key.
+ * The read of the previous hash and the insert share one IMMEDIATE transaction, so concurrent
+ * writers (app and CLI) cannot fork the chain; the anchor is updated after the commit.
+ * Throws `store.audit_key` when the key is missing or unsafe, and `store.audit_no_trail` on a
+ * connection `openStore` did not open (it has no key).
  */
 export function appendAudit(db: StoreDb, entry: AuditEntry): AuditRow {
   const ts = entry.ts ?? Date.now();
@@ -93,11 +107,27 @@ export function appendAudit(db: StoreDb, entry: AuditEntry): AuditRow {
   expectText(entry.reason, 'reason');
   expectText(entry.policySource, 'policySource');
   for (const key of ['runId', 'skillId', 'nodeId', 'target', 'argsDigest'] as const) expectOptionalText(entry[key], key);
-  return cachedTransaction(db, 'appendAudit', appendInTransaction).immediate(db, { ...entry, ts });
+  const trail = auditTrailOf(db);
+  if (!trail) {
+    throw new StoreError(
+      'store.audit_no_trail',
+      `The connection to ${db.name} has no audit key: open the store with openStore(), which opens its key and anchor`,
+    );
+  }
+  const key = trail.requireKey().key;
+  const { row, count } = cachedTransaction(db, 'appendAudit', appendInTransaction).immediate(db, { ...entry, ts }, key, trail);
+  trail.appended({ headId: row.id, headHash: row.hash, count });
+  return row;
 }
 
-function appendInTransaction(db: StoreDb, entry: AuditEntry & { ts: number }): AuditRow {
-  const last = prepared<{ hash: string }>(db, 'SELECT hash FROM audit ORDER BY id DESC LIMIT 1').get();
+function appendInTransaction(
+  db: StoreDb,
+  entry: AuditEntry & { ts: number },
+  key: Buffer,
+  trail: { rowsThrough(lastId: number | undefined): number },
+): { row: AuditRow; count: number } {
+  const last = prepared<{ id: number; hash: string }>(db, 'SELECT id, hash FROM audit ORDER BY id DESC LIMIT 1').get();
+  const count = trail.rowsThrough(last?.id) + 1;
   const fields = {
     ts: entry.ts,
     sessionId: entry.sessionId,
@@ -113,7 +143,7 @@ function appendInTransaction(db: StoreDb, entry: AuditEntry & { ts: number }): A
     argsDigest: entry.argsDigest ?? null,
     prevHash: last?.hash ?? AUDIT_GENESIS_HASH,
   };
-  const hash = auditHash(fields);
+  const hash = keyedAuditHash(key, fields);
   const info = prepared(
     db,
     `INSERT INTO audit (ts, session_id, run_id, skill_id, node_id, capability, target, decision, answer, reason, policy_source, args_digest, prev_hash, hash)
@@ -134,46 +164,7 @@ function appendInTransaction(db: StoreDb, entry: AuditEntry & { ts: number }): A
     fields.prevHash,
     hash,
   );
-  return { id: Number(info.lastInsertRowid), ...fields, hash };
-}
-
-/** Recomputes every hash and link; reports the first row that was edited, or where rows were removed. */
-export function verifyAuditChain(db: StoreDb): AuditVerification {
-  return verifyAuditRows(iterateAudit(db));
-}
-
-/**
- * Verifies rows in append order (from the store or a JSONL export). A row whose content no longer
- * matches its hash was modified; a row whose `prevHash` is not the previous row's hash follows a
- * deleted, inserted or reordered row. Truncating the newest rows leaves a valid shorter chain:
- * compare `headHash` with a copy kept elsewhere to detect that.
- */
-export function verifyAuditRows(rows: Iterable<AuditRow>): AuditVerification {
-  let prev = AUDIT_GENESIS_HASH;
-  let count = 0;
-  for (const row of rows) {
-    if (row.prevHash !== prev) {
-      return {
-        ok: false,
-        firstBadId: row.id,
-        reason: 'chain_broken',
-        count,
-        message: `Audit row ${row.id} does not follow the row before it: a row was deleted, inserted or reordered before it`,
-      };
-    }
-    if (auditHash(row) !== row.hash) {
-      return {
-        ok: false,
-        firstBadId: row.id,
-        reason: 'row_modified',
-        count,
-        message: `Audit row ${row.id} was modified after it was written: its content no longer matches its hash`,
-      };
-    }
-    prev = row.hash;
-    count++;
-  }
-  return { ok: true, count, headHash: prev };
+  return { row: { id: Number(info.lastInsertRowid), ...fields, hash }, count };
 }
 
 /** Writes matching rows to `file` as JSON Lines (one `AuditRow` per line, append order); returns the count. */

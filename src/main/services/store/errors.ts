@@ -12,7 +12,10 @@ export type StoreErrorCode =
   | 'store.run_already_finished'
   | 'store.duplicate_run'
   | 'store.duplicate_step'
-  | 'store.duplicate_skill';
+  | 'store.duplicate_skill'
+  | 'store.audit_key'
+  | 'store.audit_no_trail'
+  | 'store.audit_not_verified';
 
 /** A store failure with a stable `code` and a message that says what to do. */
 export class StoreError extends SkillDeskError {

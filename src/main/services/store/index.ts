@@ -17,38 +17,45 @@ export {
   createRun,
   finishRun,
   setRunAccounting,
-  appendStep,
   getRun,
   findRunsByIdPrefix,
   listRuns,
-  getSteps,
   type RunRow,
-  type StepRow,
   type RunRowStatus,
   type RunErrorData,
   type RunAccounting,
   type NewRun,
   type RunEnd,
-  type NewStep,
   type ListRunsFilter,
 } from './runs';
+export { startStep, appendStep, getSteps, type StepRow, type NewStep, type NewStartedStep } from './steps';
 export { recoverInterruptedRuns, ownerState, ownerIdentity, type OwnerState, type OwnerIdentity, type RecoverOptions } from './runRecovery';
 export { SqliteRunJournal } from './SqliteRunJournal';
 export { addMemory, listMemory, type MemoryRow, type NewMemory, type ListMemoryFilter } from './memory';
 export {
   appendAudit,
-  verifyAuditChain,
-  verifyAuditRows,
   exportAuditJsonl,
-  auditHash,
+  keyedAuditHash,
+  legacyAuditHash,
   digestArgs,
   AUDIT_GENESIS_HASH,
   type AuditRow,
   type AuditEntry,
   type AuditDecision,
   type AuditAnswer,
-  type AuditVerification,
 } from './audit';
+export {
+  verifyAuditChain,
+  verifyAuditRows,
+  reanchorAudit,
+  LEGACY_AUDIT_KEYING,
+  type AuditVerification,
+  type AuditChainCheck,
+  type AuditProblem,
+  type AuditKeying,
+} from './auditVerify';
+export { auditTrailOf, openAuditTrail, type AuditTrail, type AuditTrailOptions } from './auditTrail';
+export { auditFilesFor } from './auditFiles';
 export { queryAudit, iterateAudit, AUDIT_SCAN_BUDGET, type AuditPageQuery } from './auditQuery';
 export {
   addGrant,

@@ -2,6 +2,7 @@ import { uptime } from 'node:os';
 import { toJson } from './json';
 import { prepared, type StoreDb } from './statements';
 import type { RunErrorData } from './runs';
+import { endStartedSteps } from './steps';
 
 /** Whether the process that wrote a 'running' run still exists. */
 export type OwnerState = 'alive' | 'gone';
@@ -43,8 +44,10 @@ export interface RecoverOptions {
 
 /**
  * Marks runs left 'running' by a process that no longer exists as 'aborted' with reason
- * 'interrupted', ending them at their last recorded activity. Runs of live processes (the
- * app while the CLI opens the store) are left alone. Returns the recovered run ids.
+ * 'interrupted', ending them at their last recorded activity, and the step each left 'started'
+ * as 'interrupted' (its effect may or may not have happened; when it ended is unknown, so it
+ * ends at its start). Runs of live processes (the app while the CLI opens the store) are left
+ * alone. Returns the recovered run ids.
  */
 export function recoverInterruptedRuns(db: StoreDb, opts: RecoverOptions = {}): string[] {
   const now = opts.now ?? Date.now();
@@ -65,6 +68,14 @@ export function recoverInterruptedRuns(db: StoreDb, opts: RecoverOptions = {}): 
           message: `The process running this run${run.owner_pid === null ? '' : ` (pid ${run.owner_pid})`} ended before the run finished`,
           recoveredAt: now,
         };
+        endStartedSteps(
+          db,
+          run.id,
+          'interrupted',
+          null,
+          `The process running this step${run.owner_pid === null ? '' : ` (pid ${run.owner_pid})`} ended before the step finished: ` +
+            'its effect may have happened, in whole or in part',
+        );
         prepared(
           db,
           `UPDATE runs SET status = 'aborted', error_json = ?, owner_pid = NULL, owner_boot_ms = NULL,

@@ -1,18 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import {
-  RECORDED_RUN_STATUSES,
-  RUN_STATUSES,
-  STEP_OUTCOMES,
-  type RecordedRunStatus,
-  type RunError,
-  type RunStatus,
-  type StepOutcome,
-} from '../../../shared/run';
+import { RECORDED_RUN_STATUSES, RUN_STATUSES, type RecordedRunStatus, type RunError, type RunStatus } from '../../../shared/run';
 import { StoreError, sqliteCode } from './errors';
 import { fromJson, toJson } from './json';
 import { ownerIdentity } from './runRecovery';
 import { prepared, whereClause, type StoreDb } from './statements';
-import { expectInteger, expectOneOf, expectOptionalText, expectText } from './validate';
+import { endStartedSteps } from './steps';
+import { expectInteger, expectOneOf, expectText } from './validate';
 
 /**
  * The `status` column of a `runs` row: a run's status as the store keeps it (`running` until it
@@ -50,23 +43,6 @@ export interface RunRow {
   accounting: RunAccounting | null;
 }
 
-/** A row of `steps`, JSON columns parsed. */
-export interface StepRow {
-  runId: string;
-  seq: number;
-  depth: number;
-  skillId: string;
-  app: string | null;
-  nodeId: string;
-  primitive: string;
-  resolvedArgs: Record<string, unknown>;
-  startedAt: number;
-  endedAt: number;
-  outcome: StepOutcome;
-  error: string | null;
-  screenshotPath: string | null;
-}
-
 export interface NewRun {
   /** @default a random UUID */
   id?: string;
@@ -92,14 +68,6 @@ export interface RunEnd {
   endedAt?: number;
   accounting?: RunAccounting | null;
 }
-
-export type NewStep = Omit<StepRow, 'app' | 'error' | 'screenshotPath' | 'depth'> & {
-  app?: string | null;
-  error?: string | null;
-  screenshotPath?: string | null;
-  /** Call depth (0 = the top-level skill). @default 0 */
-  depth?: number;
-};
 
 export interface ListRunsFilter {
   /** @default 50 */
@@ -129,22 +97,6 @@ interface RunRecord {
   goal: string | null;
   accounting_json: string | null;
 }
-interface StepRecord {
-  run_id: string;
-  seq: number;
-  depth: number;
-  skill_id: string;
-  app: string | null;
-  node_id: string;
-  primitive: string;
-  resolved_args_json: string;
-  started_at: number;
-  ended_at: number;
-  outcome: StepOutcome;
-  error: string | null;
-  screenshot_path: string | null;
-}
-
 const RUN_COLUMNS =
   'id, skill_id, app, session_id, args_json, status, error_json, result_json, dry_run, started_at, ended_at, parent_run_id, goal, accounting_json';
 
@@ -183,29 +135,40 @@ export function createRun(db: StoreDb, run: NewRun): RunRow {
   return getRun(db, id)!;
 }
 
-/** Ends a 'running' run. Throws `store.run_not_found` or `store.run_already_finished` otherwise. */
+/**
+ * Ends a 'running' run, and a step it left started (its mediation or focus threw before an
+ * outcome was recorded) with it: 'skipped' when the run was aborted, 'failed' otherwise.
+ * Throws `store.run_not_found` or `store.run_already_finished` otherwise.
+ */
 export function finishRun(db: StoreDb, id: string, end: RunEnd): RunRow {
   expectText(id, 'id');
   expectOneOf(end.status, RUN_STATUSES, 'status');
   const endedAt = end.endedAt ?? Date.now();
   expectInteger(endedAt, 'endedAt');
-  const info = prepared(
-    db,
-    `UPDATE runs SET status = ?, error_json = ?, result_json = ?, ended_at = max(?, started_at),
-      accounting_json = coalesce(?, accounting_json), owner_pid = NULL, owner_boot_ms = NULL
-    WHERE id = ? AND status = 'running'`,
-  ).run(
-    end.status,
-    end.error == null ? null : toJson(end.error, 'error'),
-    end.result === undefined ? null : toJson(end.result, 'result'),
-    endedAt,
-    end.accounting == null ? null : toJson(end.accounting, 'accounting'),
-    id,
-  );
+  const changes = db.transaction(() => {
+    const info = prepared(
+      db,
+      `UPDATE runs SET status = ?, error_json = ?, result_json = ?, ended_at = max(?, started_at),
+        accounting_json = coalesce(?, accounting_json), owner_pid = NULL, owner_boot_ms = NULL
+      WHERE id = ? AND status = 'running'`,
+    ).run(
+      end.status,
+      end.error == null ? null : toJson(end.error, 'error'),
+      end.result === undefined ? null : toJson(end.result, 'result'),
+      endedAt,
+      end.accounting == null ? null : toJson(end.accounting, 'accounting'),
+      id,
+    );
+    if (info.changes > 0) {
+      const why = `The run ended (${end.status}${end.error ? `: ${end.error.message}` : ''}) before this step finished`;
+      endStartedSteps(db, id, end.status === 'aborted' ? 'skipped' : 'failed', endedAt, why);
+    }
+    return info.changes;
+  })();
   const row = getRun(db, id);
   if (!row)
     throw new StoreError('store.run_not_found', `No run \`${id}\` in the store; create it with createRun before finishing it`, { id });
-  if (info.changes === 0) {
+  if (changes === 0) {
     throw new StoreError(
       'store.run_already_finished',
       `Run \`${id}\` already ended as '${row.status}'${row.error ? ` (${row.error.code})` : ''}; a run is finished once`,
@@ -219,55 +182,6 @@ export function finishRun(db: StoreDb, id: string, end: RunEnd): RunRow {
 export function setRunAccounting(db: StoreDb, id: string, accounting: RunAccounting): void {
   const info = prepared(db, 'UPDATE runs SET accounting_json = ? WHERE id = ?').run(toJson(accounting, 'accounting'), id);
   if (info.changes === 0) throw new StoreError('store.run_not_found', `No run \`${id}\` in the store to account for`, { id });
-}
-
-/** Journals one executed primitive of a run. */
-export function appendStep(db: StoreDb, step: NewStep): void {
-  expectText(step.runId, 'runId');
-  expectInteger(step.seq, 'seq');
-  expectText(step.skillId, 'skillId');
-  expectText(step.nodeId, 'nodeId');
-  expectText(step.primitive, 'primitive');
-  expectInteger(step.startedAt, 'startedAt');
-  expectInteger(step.endedAt, 'endedAt');
-  expectOneOf(step.outcome, STEP_OUTCOMES, 'outcome');
-  expectOptionalText(step.screenshotPath, 'screenshotPath');
-  try {
-    prepared(
-      db,
-      `INSERT INTO steps (run_id, seq, depth, skill_id, app, node_id, primitive, resolved_args_json, started_at, ended_at, outcome, error, screenshot_path)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      step.runId,
-      step.seq,
-      step.depth ?? 0,
-      step.skillId,
-      step.app ?? null,
-      step.nodeId,
-      step.primitive,
-      toJson(step.resolvedArgs, 'resolvedArgs'),
-      step.startedAt,
-      step.endedAt,
-      step.outcome,
-      step.error ?? null,
-      step.screenshotPath ?? null,
-    );
-  } catch (err) {
-    const code = sqliteCode(err);
-    if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY')
-      throw new StoreError(
-        'store.run_not_found',
-        `Cannot record step ${step.seq}: no run \`${step.runId}\` in the store; createRun first`,
-        { runId: step.runId },
-      );
-    if (code === 'SQLITE_CONSTRAINT_PRIMARYKEY')
-      throw new StoreError(
-        'store.duplicate_step',
-        `Run \`${step.runId}\` already has a step ${step.seq}; sequence numbers are unique per run`,
-        { runId: step.runId, seq: step.seq },
-      );
-    throw err;
-  }
 }
 
 /** One run, or undefined. */
@@ -306,11 +220,6 @@ export function findRunsByIdPrefix(db: StoreDb, prefix: string, limit = 2): RunR
     .map(toRunRow);
 }
 
-/** A run's steps in execution order. */
-export function getSteps(db: StoreDb, runId: string): StepRow[] {
-  return prepared<StepRecord>(db, 'SELECT * FROM steps WHERE run_id = ? ORDER BY seq').all(runId).map(toStepRow);
-}
-
 function toRunRow(r: RunRecord): RunRow {
   return {
     id: r.id,
@@ -327,23 +236,5 @@ function toRunRow(r: RunRecord): RunRow {
     parentRunId: r.parent_run_id,
     goal: r.goal,
     accounting: fromJson<RunAccounting>(r.accounting_json),
-  };
-}
-
-function toStepRow(s: StepRecord): StepRow {
-  return {
-    runId: s.run_id,
-    seq: s.seq,
-    depth: s.depth,
-    skillId: s.skill_id,
-    app: s.app,
-    nodeId: s.node_id,
-    primitive: s.primitive,
-    resolvedArgs: JSON.parse(s.resolved_args_json) as Record<string, unknown>,
-    startedAt: s.started_at,
-    endedAt: s.ended_at,
-    outcome: s.outcome,
-    error: s.error,
-    screenshotPath: s.screenshot_path,
   };
 }

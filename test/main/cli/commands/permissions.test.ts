@@ -212,7 +212,7 @@ describe('src/main/cli/commands/audit', () => {
     expect(c.out[0]).toMatch(/verified: 3 row\(s\)/);
     store.db.prepare("UPDATE audit SET decision = 'allow', answer = NULL WHERE id = 2").run();
     expect(auditCommand(store.db, { verify: true }, c.io)).toBe(1);
-    expect(c.out[1]).toMatch(/AUDIT CHAIN BROKEN at row 2 \(row_modified\)/);
+    expect(c.out[1]).toMatch(/AUDIT TRAIL NOT VERIFIED \(row_modified\): Audit row 2 was modified/);
     store.close();
   });
 

@@ -105,6 +105,21 @@ describe('src/main/services/executor/GraphExecutor', () => {
     ]);
   });
 
+  it('starts every step in the journal before it is mediated, and records it under the same seq after', async () => {
+    const { exec, journal } = setup({ running: true });
+    const order: string[] = [];
+    const mediator: ActionMediator = {
+      check: async (req) => {
+        order.push(`mediate ${req.nodeId} (started: ${journal.started.length}, recorded: ${journal.steps.length})`);
+        return { effect: 'allow' };
+      },
+    };
+    const r = await exec(mediator).run({ skill: 'ed1.type', args: { text: 'hi' } });
+    expect(r.status).toBe('succeeded');
+    expect(journal.started.map((s) => [s.seq, s.nodeId])).toEqual(journal.steps.map((s) => [s.seq, s.nodeId]));
+    expect(order).toEqual(journal.steps.map((s, i) => `mediate ${s.nodeId} (started: ${i + 1}, recorded: ${i})`));
+  });
+
   it('backtracks to the launch alternative when the preferred path fails', async () => {
     const { exec, fake } = setup({ running: false });
     const events: RunEvent[] = [];

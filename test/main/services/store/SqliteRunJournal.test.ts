@@ -84,4 +84,34 @@ describe('src/main/services/store/SqliteRunJournal', () => {
     expect(run).toMatchObject({ id: result.runId, status: result.status, error: { code: result.error?.code } });
     expect(getSteps(store.db, result.runId).at(-1)).toMatchObject({ nodeId: 'typing', outcome: 'denied' });
   });
+
+  it('journals each step as started before it is mediated, so a crash during the step leaves a trace', async () => {
+    const store = temp.open();
+    const seen: string[][] = [];
+    const watching: ActionMediator = {
+      check: async (req) => {
+        seen.push(getSteps(store.db, req.runId).map((s) => `${s.nodeId}:${s.outcome}`));
+        return { effect: 'allow' };
+      },
+    };
+    const result = await executor(new SqliteRunJournal(store.db), watching).run({ skill: 'ed.type', args: { text: 'x' } });
+    expect(result.status).toBe('succeeded');
+    expect(seen).toEqual([['focus:started'], ['focus:ok', 'typing:started']]);
+  });
+
+  it('ends a started step with its run when mediation throws before an outcome is recorded', async () => {
+    const store = temp.open();
+    const broken: ActionMediator = {
+      check: async (req) => {
+        if (req.primitive.action === 'type_text') throw new Error('audit unavailable');
+        return { effect: 'allow' };
+      },
+    };
+    const result = await executor(new SqliteRunJournal(store.db), broken).run({ skill: 'ed.type', args: { text: 'x' } });
+    expect(result.status).toBe('failed');
+    expect(getSteps(store.db, result.runId).map((s) => [s.nodeId, s.outcome, s.error])).toEqual([
+      ['focus', 'ok', null],
+      ['typing', 'failed', expect.stringContaining('audit unavailable')],
+    ]);
+  });
 });

@@ -4,10 +4,12 @@ import { describe, expect, it } from 'vitest';
 import {
   appendAudit,
   AUDIT_GENESIS_HASH,
-  auditHash,
   digestArgs,
   exportAuditJsonl,
   iterateAudit,
+  keyedAuditHash,
+  LEGACY_AUDIT_KEYING,
+  legacyAuditHash,
   verifyAuditChain,
   verifyAuditRows,
   type AuditEntry,
@@ -39,20 +41,21 @@ function fill(db: StoreDb, n: number): AuditRow[] {
 }
 
 describe('src/main/services/store/audit', () => {
-  it('chains each row to the previous one by SHA-256 over its canonical JSON', () => {
-    const { db } = temp.open();
+  it('chains each row to the previous one by HMAC-SHA256, under the store key, of its canonical JSON', () => {
+    const { db, audit } = temp.open();
     const [a, b] = fill(db, 2) as [AuditRow, AuditRow];
     expect(a.prevHash).toBe(AUDIT_GENESIS_HASH);
     expect(b.prevHash).toBe(a.hash);
     expect(a.hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(auditHash(b)).toBe(b.hash);
+    expect(keyedAuditHash(audit.key!.key, b)).toBe(b.hash);
+    expect(legacyAuditHash(b)).not.toBe(b.hash);
     expect([...iterateAudit(db)]).toEqual([a, b]);
-    expect(verifyAuditChain(db)).toEqual({ ok: true, count: 2, headHash: b.hash });
+    expect(verifyAuditChain(db)).toMatchObject({ ok: true, count: 2, headId: 2, headHash: b.hash, legacyThroughId: 0 });
   });
 
   it('verifies an empty trail', () => {
     const { db } = temp.open();
-    expect(verifyAuditChain(db)).toEqual({ ok: true, count: 0, headHash: AUDIT_GENESIS_HASH });
+    expect(verifyAuditChain(db)).toMatchObject({ ok: true, count: 0, headHash: AUDIT_GENESIS_HASH, anchor: { count: 0, lag: 0 } });
   });
 
   it('detects a row edited with a raw UPDATE and names its id', () => {
@@ -62,13 +65,13 @@ describe('src/main/services/store/audit', () => {
     expect(verifyAuditChain(db)).toMatchObject({ ok: false, firstBadId: 3, reason: 'row_modified', count: 2 });
   });
 
-  it('detects an edit whose hash was recomputed, at the next row', () => {
+  it('detects an edit whose hash was recomputed without the key, at the edited row', () => {
     const { db } = temp.open();
     fill(db, 5);
     const row = [...iterateAudit(db)].find((r) => r.id === 3)!;
     const forged = { ...row, target: '/home/a/.ssh/id_rsa' };
-    db.prepare('UPDATE audit SET target = ?, hash = ? WHERE id = 3').run(forged.target, auditHash(forged));
-    expect(verifyAuditChain(db)).toMatchObject({ ok: false, firstBadId: 4, reason: 'chain_broken' });
+    db.prepare('UPDATE audit SET target = ?, hash = ? WHERE id = 3').run(forged.target, legacyAuditHash(forged));
+    expect(verifyAuditChain(db)).toMatchObject({ ok: false, firstBadId: 3, reason: 'unkeyed_row' });
   });
 
   it('detects a deleted row at the row after it, and a deleted first row', () => {
@@ -130,17 +133,20 @@ describe('src/main/services/store/audit', () => {
     expect(ids({ sessionId: 'other' })).toEqual([7]);
   });
 
-  it('exports JSONL that verifies on its own, and fails once a line is altered', () => {
-    const { db } = temp.open();
+  it('exports JSONL that verifies with the key, and fails once a line is altered', () => {
+    const { db, audit } = temp.open();
+    const keying = { key: audit.key!.key, legacyThroughId: 0 };
     fill(db, 4);
     const file = join(temp.dir(), 'audit.jsonl');
     expect(exportAuditJsonl(db, file)).toEqual({ count: 4 });
     const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
     const rows = lines.map((l) => JSON.parse(l) as AuditRow);
     expect(rows).toEqual([...iterateAudit(db)]);
-    expect(verifyAuditRows(rows)).toMatchObject({ ok: true, count: 4 });
+    expect(verifyAuditRows(rows, keying)).toMatchObject({ ok: true, count: 4 });
+    expect(verifyAuditRows(rows, { legacyThroughId: 0 })).toMatchObject({ ok: false, firstBadId: 1, reason: 'key_missing' });
+    expect(verifyAuditRows(rows, LEGACY_AUDIT_KEYING)).toMatchObject({ ok: false, firstBadId: 1, reason: 'row_modified' });
     rows[1] = { ...rows[1]!, reason: 'edited in the export' };
-    expect(verifyAuditRows(rows)).toMatchObject({ ok: false, firstBadId: 2, reason: 'row_modified' });
+    expect(verifyAuditRows(rows, keying)).toMatchObject({ ok: false, firstBadId: 2, reason: 'row_modified' });
     expect(exportAuditJsonl(db, file, { skill: 'calc.evaluate' })).toEqual({ count: 2 });
   });
 

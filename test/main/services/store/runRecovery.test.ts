@@ -15,7 +15,7 @@ import { useTempStores } from './helpers/tempDir';
 const temp = useTempStores();
 
 describe('src/main/services/store/runRecovery', () => {
-  it('marks a run left running by a killed process as aborted (interrupted) at the next open, keeping its committed steps', () => {
+  it('marks a run left running by a killed process as aborted (interrupted) at the next open, and the step it was in as interrupted', () => {
     const dataDir = temp.dir();
     const child = spawnSync(
       process.execPath,
@@ -31,11 +31,18 @@ describe('src/main/services/store/runRecovery', () => {
     const run = getRun(store.db, 'crashed-run');
     expect(run).toMatchObject({
       status: 'aborted',
-      endedAt: 1_020,
+      endedAt: 1_030,
       args: { path: 'C:\\a.txt' },
       error: { code: 'run.interrupted', reason: 'interrupted', recoveredAt: 5_000 },
     });
-    expect(getSteps(store.db, 'crashed-run').map((s) => [s.nodeId, s.outcome])).toEqual([['focus', 'ok']]);
+    const steps = getSteps(store.db, 'crashed-run');
+    expect(steps.map((s) => [s.nodeId, s.outcome, s.endedAt])).toEqual([
+      ['focus', 'ok', 1_020],
+      ['save', 'interrupted', 1_030], // when it ended is unknown: at its start
+    ]);
+    expect(steps[1]!.error).toMatch(
+      /^The process running this step \(pid \d+\) ended before the step finished: its effect may have happened/,
+    );
   });
 
   it('leaves a run alone while the process that owns it is alive', () => {

@@ -1,6 +1,14 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appendAudit, queryAudit, verifyAuditChain, type StoreDb } from '../../../../../src/main/services/store';
+import {
+  AUDIT_GENESIS_HASH,
+  iterateAudit,
+  LEGACY_AUDIT_KEYING,
+  legacyAuditHash,
+  queryAudit,
+  verifyAuditRows,
+  type StoreDb,
+} from '../../../../../src/main/services/store';
 import { openAtVersion, upgrade } from '../helpers/migrationHarness';
 import { useTempStores } from '../helpers/tempDir';
 
@@ -21,11 +29,31 @@ describe('src/main/services/store/migrations/002-audit-pages', () => {
   it('keeps every audit row and its chain, and serves filtered newest-first pages from an index without sorting (version 1 -> 2)', () => {
     const db = openAtVersion(join(temp.dir(), 'v1.db'), 1);
     try {
-      // Data as version 1 wrote it: the audit table is the same in both versions, so the append
-      // function writes exactly what a version-1 SkillDesk did, chain included.
+      // Data as version 1 wrote it: rows chained by plain SHA-256 (audit keys came later).
+      const insert = db.prepare(
+        `INSERT INTO audit (ts, session_id, skill_id, capability, decision, reason, policy_source, prev_hash, hash)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      );
+      let prevHash = AUDIT_GENESIS_HASH;
       for (let i = 1; i <= 30; i++) {
-        const base = { ts: 1_000 + i, sessionId: `s${i % 2}`, skillId: 'a.b', capability: i % 3 ? 'file.write' : 'web.post' };
-        appendAudit(db, { ...base, reason: 'r', policySource: 'p', decision: i % 5 ? 'allow' : 'deny' });
+        const row = {
+          ts: 1_000 + i,
+          sessionId: `s${i % 2}`,
+          runId: null,
+          skillId: 'a.b',
+          nodeId: null,
+          capability: i % 3 ? 'file.write' : 'web.post',
+          target: null,
+          decision: i % 5 ? ('allow' as const) : ('deny' as const),
+          answer: null,
+          reason: 'r',
+          policySource: 'p',
+          argsDigest: null,
+          prevHash,
+        };
+        const hash = legacyAuditHash(row);
+        insert.run(row.ts, row.sessionId, row.skillId, row.capability, row.decision, row.reason, row.policySource, prevHash, hash);
+        prevHash = hash;
       }
       const before = db.prepare('SELECT * FROM audit ORDER BY id').all();
       // Version 1 reads these filters row by row along the time index.
@@ -34,7 +62,7 @@ describe('src/main/services/store/migrations/002-audit-pages', () => {
       expect(upgrade(db, 2)).toEqual({ from: 1, to: 2, applied: [2] });
 
       expect(db.prepare('SELECT * FROM audit ORDER BY id').all()).toEqual(before);
-      expect(verifyAuditChain(db)).toMatchObject({ ok: true, count: 30 });
+      expect(verifyAuditRows(iterateAudit(db), LEGACY_AUDIT_KEYING)).toMatchObject({ ok: true, count: 30 });
       for (const [column, index] of [
         ['decision', 'audit_by_decision'],
         ['capability', 'audit_by_capability'],
