@@ -41,6 +41,7 @@ function syntheticCards(n: number, seed = 42): SkillCard[] {
     cards.push({
       ref: `${app}.${verb}_${adj}_${noun}_${i}`,
       kind: 'app_skill',
+      trust: 'builtin',
       apps: [app],
       args: {},
       description: `${verb[0]!.toUpperCase()}${verb.slice(1)} the ${adj} ${noun} in ${app}.`,

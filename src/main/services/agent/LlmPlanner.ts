@@ -1,5 +1,5 @@
 import type { ZodType } from 'zod';
-import { checkArgs, type Platform, type SkillLibrary } from '../../../shared/skill';
+import { checkArgs, trustOf, type Platform, type SkillLibrary } from '../../../shared/skill';
 import { LlmError } from '../llm/errors';
 import type { ChatMessage, LlmClient } from '../llm/types';
 import type { UsageMeter } from '../llm/UsageMeter';
@@ -59,6 +59,7 @@ export class LlmPlanner implements Planner {
             description: m.description,
             intents: m.intents,
             args: m.args,
+            trust: trustOf(iface.source, undefined),
             apps: library.implementers(iface.id).filter((a) => library.apps.get(a)?.platforms.includes(options.platform)),
           }))
       : [];

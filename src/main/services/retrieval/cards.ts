@@ -1,4 +1,5 @@
-import type { ArgSpecs, Platform, SkillLibrary } from '../../../shared/skill';
+import type { TrustTier } from '../../../shared/permissions/manifest';
+import { trustOf, type ArgSpecs, type Platform, type SkillLibrary } from '../../../shared/skill';
 
 /**
  * What retrieval ranks: one card per interface method (standing for all of its implementations,
@@ -14,6 +15,8 @@ export interface SkillCard {
   /** Apps it can run on (implementations present, or composite on an implementing app). */
   apps: string[];
   returns?: string;
+  /** Who wrote the card's text (the interface file's or the skill's trust): model prompts quote it as data. */
+  trust: TrustTier;
 }
 
 /** Builds the cards of a library; `platform` keeps only apps that run there. */
@@ -36,6 +39,7 @@ export function skillCards(library: SkillLibrary, platform?: Platform): SkillCar
         args: m.args,
         apps: here,
         ...(m.returns && { returns: m.returns.type }),
+        trust: trustOf(iface.source, undefined),
       });
     }
   }
@@ -49,6 +53,7 @@ export function skillCards(library: SkillLibrary, platform?: Platform): SkillCar
       args: s.args,
       apps: [s.app!],
       ...(s.returns && { returns: s.returns.type }),
+      trust: s.trust,
     });
   }
   return cards.sort((a, b) => a.ref.localeCompare(b.ref));
