@@ -84,6 +84,7 @@ intents: ['${id}']
 permissions:
   - { capability: input.mouse, effect: allow, constraints: { apps: [wine-notepad] } }
   - { capability: screen.capture, effect: allow }
+  - { capability: app.window, effect: allow, constraints: { apps: [wine-notepad] } }
 graph:
   start: box
   nodes:
@@ -108,6 +109,7 @@ graph:
     const allowOnce: PermissionPrompter = { ask: async () => ({ answer: 'allow_once', by: 'user' }) };
     const own = await createNodeCore({ dataDir, interactive: true, prompter: allowOnce });
     try {
+      expect((await own.loadLibrary()).problems.filter((p) => p.severity === 'error')).toEqual([]);
       const dirty = async () => {
         await closeApp(own, NOTEPAD);
         expect((await own.runSkill({ skill: 'TextEditor.new_document', app: 'wine-notepad' })).status).toBe('succeeded');

@@ -26,6 +26,7 @@ description: Type three words into Notepad, pausing between them (permissions li
 intents: [type three words slowly]
 permissions:
   - { capability: input.keyboard, effect: allow, constraints: { apps: [wine-notepad] } }
+  - { capability: app.window, effect: allow, constraints: { apps: [wine-notepad] } }
 graph:
   start: focus
   nodes:
@@ -129,12 +130,14 @@ describe('permissions: focus change mid-run (live, Wine Notepad + mousepad)', ()
 
     const rows = [...iterateAudit(core.db!, { runId: r.runId })];
     expect(rows.map((x) => [x.nodeId, x.capability, x.decision])).toEqual([
+      ['focus', 'app.window', 'allow'],
       ['one', 'input.keyboard', 'allow'],
       ['two', 'input.keyboard', 'deny'],
     ]);
-    expect(rows[1]).toMatchObject({ policySource: 'mediation:focus', skillId: 'wine-notepad.type_in_three_steps' });
-    expect(rows[1]!.reason).toMatch(/focus moved to another app's window/);
-    expect(rows[1]!.target).toMatch(/^window:.*Mousepad/i);
+    const denied = rows[2]!;
+    expect(denied).toMatchObject({ policySource: 'mediation:focus', skillId: 'wine-notepad.type_in_three_steps' });
+    expect(denied.reason).toMatch(/focus moved to another app's window/);
+    expect(denied.target).toMatch(/^window:.*Mousepad/i);
     expect(verifyAuditChain(core.db!).ok).toBe(true);
     const out: string[] = [];
     expect(auditCommand(core.db!, { run: r.runId }, { out: (s) => out.push(s), err: () => {} })).toBe(0);
