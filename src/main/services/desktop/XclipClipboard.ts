@@ -14,24 +14,34 @@ export interface XclipClipboardOptions {
    * @default 2000
    */
   writeTimeoutMs?: number;
+  /**
+   * Reads the clipboard instead of `xclip -o` (on the desktop: X11Selection, over the desktop's own
+   * X connection, with a timeout and retries per request and no process per read).
+   * @default `xclip -o`
+   */
+  read?: () => Promise<string>;
 }
 
 /**
  * The X11 CLIPBOARD selection through `xclip`, as UTF-8 (UTF8_STRING), so any text round-trips.
  * `xclip -i` forks a process that owns the selection until another program takes it: that is
- * what keeps the text available after this call returns, as a copy in an app would.
+ * what keeps the text available after this call returns, as a copy in an app would. Reads go
+ * through `options.read` when given.
  */
 export class XclipClipboard implements Clipboard {
   private readonly env: NodeJS.ProcessEnv;
   private readonly writeTimeoutMs: number;
+  private readonly read: (() => Promise<string>) | undefined;
 
   constructor(options: XclipClipboardOptions = {}) {
     const display = options.display ?? process.env.DISPLAY;
     this.env = { ...process.env, ...(display && { DISPLAY: display }) };
     this.writeTimeoutMs = options.writeTimeoutMs ?? 2000;
+    this.read = options.read;
   }
 
   async readText(): Promise<string> {
+    if (this.read) return this.read();
     const r = await this.xclip(['-selection', 'clipboard', '-o', '-t', 'UTF8_STRING']);
     if (r.code === 0) return r.stdout.toString('utf8');
     // An empty clipboard (no owner, or no text target) reads as "".

@@ -1,7 +1,8 @@
 /**
  * The desktop service: adapters behind the ports of `src/shared/ports/desktop.ts`.
  * `createDesktop` builds the live desktop for this platform (nut.js mouse and screen; on X11 an
- * exact XTEST keyboard, EWMH windows and xclip; on Windows nut.js and node-window-manager);
+ * exact XTEST keyboard, EWMH windows, clipboard reads over the X connection and writes by xclip;
+ * on Windows nut.js and node-window-manager);
  * `createRecordingDesktop` builds the one dry runs and unit tests use. Adapters are imported
  * lazily, so importing this module loads no native code and needs no display.
  */
@@ -59,27 +60,37 @@ async function createX11Desktop(options: CreateDesktopOptions): Promise<LiveDesk
       `Expected \`display\` to match $DISPLAY (\`${process.env.DISPLAY}\`) because nut.js uses $DISPLAY, got \`${display}\``,
     );
   }
-  const [{ X11Connection }, { XTestKeyboard }, { X11WindowManager }] = await Promise.all([
+  const [{ X11Connection }, { XTestKeyboard }, { X11WindowManager }, { X11Selection, noticeCopies }] = await Promise.all([
     import('./x11/X11Connection'),
     import('./x11/XTestKeyboard'),
     import('./X11WindowManager'),
+    import('./x11/X11Selection'),
   ]);
   const x = await X11Connection.open(display);
   try {
     await x.xtest();
     const windows = new X11WindowManager(x);
-    const keyboard = new XTestKeyboard(x, {
-      focusTarget: () => windows.focusTarget(),
-      ...(options.paceFor && { paceFor: options.paceFor }),
-    });
+    const selection = await X11Selection.open(x);
+    // A read right after a copy shortcut waits for that copy to land (apps take the keys in their own time).
+    const keyboard = noticeCopies(
+      new XTestKeyboard(x, {
+        focusTarget: () => windows.focusTarget(),
+        ...(options.paceFor && { paceFor: options.paceFor }),
+      }),
+      selection,
+    );
     const [nut, { XclipClipboard }] = await Promise.all([loadNut(), import('./XclipClipboard')]);
     const env = { DISPLAY: x.display, ...options.env };
     return {
       ...(await commonParts(nut, keyboard, env)),
       platform: 'linux',
       windows,
-      clipboard: new XclipClipboard({ display: x.display }),
-      close: () => x.close(),
+      // Writes keep `xclip -i`: its forked owner serves the text after SkillDesk exits.
+      clipboard: new XclipClipboard({ display: x.display, read: () => selection.readText() }),
+      close: async () => {
+        selection.dispose();
+        await x.close();
+      },
     };
   } catch (err) {
     await x.close();

@@ -1,76 +1,14 @@
+import type { Duplex } from 'node:stream';
 import { DesktopError } from '../errors';
+import type { Cb, RawClient, RawDamage, RawDisplay, RawFixes, RawProperty, RawXTest, X11Event, X11Module } from './X11Raw';
+
+export type { X11Event } from './X11Raw';
 
 /**
  * A promise-based view of the parts of the pure-JS `x11` client SkillDesk uses: properties,
- * window geometry, focus, the keyboard mapping and XTest. The package ships no types, so the
- * slice we call is declared here.
+ * window geometry, focus, the keyboard mapping, XTest and selections. The package ships no types,
+ * so the slice we call is declared here.
  */
-
-/** Returning true tells the client the error was handled (it would also emit it otherwise). */
-type Cb<T> = (err: Error | null | undefined, value: T) => boolean | void;
-
-interface RawProperty {
-  type: number;
-  format: number;
-  bytesAfter: number;
-  data: Buffer;
-}
-
-interface RawClient {
-  InternAtom(onlyIfExists: boolean, name: string, cb: Cb<number>): void;
-  GetProperty(del: 0 | 1, wid: number, prop: number, type: number, longOffset: number, longLength: number, cb: Cb<RawProperty>): void;
-  GetGeometry(wid: number, cb: Cb<{ xPos: number; yPos: number; width: number; height: number; borderWidth: number }>): void;
-  TranslateCoordinates(src: number, dst: number, x: number, y: number, cb: Cb<{ destX: number; destY: number; child: number }>): void;
-  QueryTree(wid: number, cb: Cb<{ root: number; parent: number; children: number[] }>): void;
-  GetWindowAttributes(wid: number, cb: Cb<{ mapState: number; overrideRedirect: number }>): void;
-  GetInputFocus(cb: Cb<{ focus: number; revertTo: number }>): void;
-  SetInputFocus(wid: number, revertTo: number): void;
-  RaiseWindow(wid: number): void;
-  QueryPointer(wid: number, cb: Cb<{ keyMask: number; rootX: number; rootY: number }>): void;
-  GetKeyboardMapping(first: number, count: number, cb: Cb<number[][]>): void;
-  ChangeKeyboardMapping(first: number, keysymsPerKeycode: number, keysyms: number[]): void;
-  GetModifierMapping(cb: Cb<number[][]>): void;
-  SendClientMessage(destination: number, wid: number, type: number, format: 8 | 16 | 32, data: number[], eventMask?: number): void;
-  require(ext: 'xtest', cb: Cb<RawXTest>): void;
-  require(ext: 'damage', cb: Cb<RawDamage>): void;
-  AllocID(): number;
-  on(event: 'event', listener: (ev: { name?: string; damage?: number }) => void): void;
-  removeListener(event: 'event', listener: (ev: { name?: string; damage?: number }) => void): void;
-  sync(): Promise<void>;
-  close(cb?: (err?: Error) => void): void;
-  on(event: 'error', listener: (err: Error) => void): void;
-  on(event: 'end' | 'close', listener: () => void): void;
-}
-
-interface RawXTest {
-  KeyPress: number;
-  KeyRelease: number;
-  ButtonPress: number;
-  ButtonRelease: number;
-  MotionNotify: number;
-  FakeInput(type: number, detail: number, time: number, wid: number, x: number, y: number): void;
-}
-
-interface RawDamage {
-  ReportLevel: { NonEmpty: number };
-  Create(damage: number, drawable: number, level: number): void;
-  Destroy(damage: number): void;
-  Subtract(damage: number, repair: number, parts: number): void;
-}
-
-interface RawDisplay {
-  client: RawClient;
-  min_keycode: number;
-  max_keycode: number;
-  screen: { root: number; pixel_width: number; pixel_height: number }[];
-}
-
-interface X11Module {
-  createClient(
-    options: { display: string },
-    cb: (err: Error | null, display: RawDisplay) => void,
-  ): { on(event: 'error', l: (err: Error) => void): void };
-}
 
 /** A property value as read from the server. */
 export interface X11Property {
@@ -93,6 +31,7 @@ export class X11Connection {
   private readonly atoms = new Map<string, number>();
   private xtestPromise?: Promise<RawXTest>;
   private damagePromise?: Promise<RawDamage | undefined>;
+  private fixesPromise?: Promise<RawFixes | undefined>;
   /** Asynchronous errors (requests without replies); surfaced by `sync()`. */
   private lastError: Error | undefined;
   private closed = false;
@@ -112,8 +51,11 @@ export class X11Connection {
     });
   }
 
-  /** Connects to `display` (default `$DISPLAY`); fails with `desktop.no_display` when there is none. */
-  static async open(display = process.env.DISPLAY): Promise<X11Connection> {
+  /**
+   * Connects to `display` (default `$DISPLAY`); fails with `desktop.no_display` when there is none.
+   * `stream` carries the connection instead of the display's socket (tests: an in-process server).
+   */
+  static async open(display = process.env.DISPLAY, stream?: Duplex): Promise<X11Connection> {
     if (!display) {
       throw new DesktopError(
         'desktop.no_display',
@@ -123,7 +65,7 @@ export class X11Connection {
     const mod = (await import('x11')) as { default?: X11Module } & X11Module;
     const x11 = mod.default ?? mod;
     const raw = await new Promise<RawDisplay>((resolve, reject) => {
-      const client = x11.createClient({ display }, (err, d) => (err ? reject(err) : resolve(d)));
+      const client = x11.createClient({ display, ...(stream && { stream }) }, (err, d) => (err ? reject(err) : resolve(d)));
       client.on('error', reject);
     }).catch((err: Error) => {
       throw new DesktopError('desktop.x11_connect', `Could not connect to X display \`${display}\`: ${err.message}`);
@@ -198,6 +140,11 @@ export class X11Connection {
     );
   }
 
+  /** The window owning `selection` (an atom), 0 when none does. */
+  selectionOwner(selection: number) {
+    return this.call<number>('GetSelectionOwner', (cb) => this.raw.GetSelectionOwner(selection, cb));
+  }
+
   inputFocus() {
     return this.call('GetInputFocus', (cb: Cb<{ focus: number }>) => this.raw.GetInputFocus(cb));
   }
@@ -238,7 +185,7 @@ export class X11Connection {
     if (!ext) return undefined;
     const id = this.raw.AllocID();
     const watch: DrawingWatch = { lastDrawAt: Date.now(), dispose: () => undefined };
-    const onEvent = (ev: { name?: string; damage?: number }) => {
+    const onEvent = (ev: X11Event) => {
       if (ev.name !== 'DamageNotify' || ev.damage !== id) return;
       watch.lastDrawAt = Date.now();
       // NonEmpty reports once until the damage is cleared: clear it to hear of the next change.
@@ -252,6 +199,18 @@ export class X11Connection {
       if (!this.closed) ext.Destroy(id);
     };
     return watch;
+  }
+
+  /** XFIXES (selection owner change events); undefined when the server lacks it. */
+  fixes(): Promise<RawFixes | undefined> {
+    this.fixesPromise ??= this.call<RawFixes>('require(XFIXES)', (cb) => this.raw.require('fixes', cb)).catch(() => undefined);
+    return this.fixesPromise;
+  }
+
+  /** Calls `listener` with every event the connection receives until the returned function is called. */
+  onEvent(listener: (ev: X11Event) => void): () => void {
+    this.raw.on('event', listener);
+    return () => this.raw.removeListener('event', listener);
   }
 
   /**
