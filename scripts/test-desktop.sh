@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test desktop: a virtual X display (Xvfb) with a window manager (openbox), a D-Bus
-# session and a booted Wine prefix, on which the live tests drive real applications.
+# session with its accessibility bus (AT-SPI) and a booted Wine prefix, on which the live
+# tests drive real applications.
 #
 #   scripts/test-desktop.sh install   apt-installs what the live tests need (Debian 12; idempotent)
 #   scripts/test-desktop.sh start     starts the desktop; prints `export NAME=value` lines to eval
@@ -35,6 +36,7 @@ PACKAGES=(
   xdotool wmctrl xclip imagemagick
   wine wine64 mousepad galculator gnome-calculator chromium
   fonts-dejavu-core
+  at-spi2-core gir1.2-atspi-2.0 python3-gi
 )
 
 log() { echo "test-desktop: $*" >&2; }
@@ -52,6 +54,7 @@ ours() {
     xvfb) grep -q "Xvfb" "/proc/$pid/cmdline" 2>/dev/null ;;
     openbox) grep -q "openbox" "/proc/$pid/cmdline" 2>/dev/null ;;
     dbus) grep -q "dbus-daemon" "/proc/$pid/cmdline" 2>/dev/null ;;
+    a11y) grep -q "at-spi-bus-launcher" "/proc/$pid/cmdline" 2>/dev/null ;;
     *) return 1 ;;
   esac
 }
@@ -131,6 +134,29 @@ start_dbus() {
   sed -n 2p <<<"$out" >"$STATE/dbus.pid"
 }
 
+A11Y_LAUNCHER=/usr/libexec/at-spi-bus-launcher
+# Asks whether the name is owned rather than calling the bus: a call would have D-Bus start another launcher.
+a11y_bus_up() {
+  DBUS_SESSION_BUS_ADDRESS="$(cat "$STATE/dbus.address")" dbus-send --session --print-reply --dest=org.freedesktop.DBus \
+    / org.freedesktop.DBus.NameHasOwner string:org.a11y.Bus 2>/dev/null | grep -q 'boolean true'
+}
+
+# GTK and Qt apps publish their accessibility trees (what AtspiGrounder reads) on the AT-SPI
+# bus. D-Bus would start it on demand, but then without DISPLAY, so every desktop would share one
+# socket (~/.cache/at-spi/bus); started here, it gets this display's socket under the state dir,
+# and `stop` can end it.
+start_a11y() {
+  if ours a11y && a11y_bus_up; then return 0; fi
+  [[ -f "$STATE/dbus.address" ]] || { log "no D-Bus session: apps run without an accessibility bus"; return 0; }
+  [[ -x "$A11Y_LAUNCHER" ]] || { log "at-spi2-core is missing (run: scripts/test-desktop.sh install); apps run without an accessibility bus"; return 0; }
+  mkdir -p "$STATE/runtime" && chmod 700 "$STATE/runtime"
+  # --a11y=1 sets org.a11y.Status.IsEnabled, which Qt and Chromium wait for before exposing a tree (GTK always does).
+  DISPLAY="$DISPLAY_NAME" DBUS_SESSION_BUS_ADDRESS="$(cat "$STATE/dbus.address")" XDG_RUNTIME_DIR="$STATE/runtime" \
+    setsid "$A11Y_LAUNCHER" --launch-immediately --a11y=1 </dev/null >>"$STATE/a11y.log" 2>&1 &
+  echo $! >"$STATE/a11y.pid"
+  wait_for "the accessibility bus on $DISPLAY_NAME" 100 a11y_bus_up
+}
+
 start_openbox() {
   if ours openbox && wm_running; then return 0; fi
   command -v openbox >/dev/null || die "openbox is missing; run: scripts/test-desktop.sh install"
@@ -175,6 +201,7 @@ cmd_start() {
   mkdir -p "$STATE"
   start_xvfb
   start_dbus
+  start_a11y
   start_openbox
   start_wine
   log "desktop up on $DISPLAY_NAME (state in $STATE)"
@@ -183,8 +210,8 @@ cmd_start() {
 
 cmd_status() {
   local ok=0 name
-  for name in xvfb dbus openbox; do
-    if ours "$name"; then echo "$name: running (pid $(read_pid "$name"))"; else echo "$name: stopped"; [[ "$name" == dbus ]] || ok=1; fi
+  for name in xvfb dbus a11y openbox; do
+    if ours "$name"; then echo "$name: running (pid $(read_pid "$name"))"; else echo "$name: stopped"; [[ "$name" == dbus || "$name" == a11y ]] || ok=1; fi
   done
   if [[ -f "$STATE/wineprefix" ]] && wineserver_running; then
     echo "wine: prefix $PREFIX"
@@ -214,6 +241,8 @@ cmd_stop() {
     rm -f "$STATE/wineprefix"
   fi
   stop_pid openbox
+  # The launcher ends its bus daemon (and the registry with it) when it exits.
+  stop_pid a11y
   stop_pid dbus
   stop_pid xvfb
   rm -f "$STATE/dbus.address"

@@ -62,9 +62,10 @@ function createRecordingDesktopSync() {
 }
 
 /**
- * Grounding for `text`/`accessibility` targets and `text_visible` waits: offline OCR, then the
- * configured grounder model when there is one. Built on first use: the tesseract worker costs
- * about a second and most runs never click a label.
+ * Grounding for `text`/`accessibility` targets and `text_visible` waits: on Linux the AT-SPI
+ * accessibility tree first (GTK and Qt apps; Wine windows are skipped at once), then offline OCR,
+ * then the configured grounder model when there is one. Built on first use: the tesseract worker
+ * costs about a second and most runs never click a label.
  */
 function lazyGrounder(visionClient: () => LlmClient | undefined): Grounder & { close(): Promise<void> } {
   let built: Promise<Grounder & { close(): Promise<void> }> | undefined;
@@ -72,7 +73,7 @@ function lazyGrounder(visionClient: () => LlmClient | undefined): Grounder & { c
     locate: async (target, ctx) => {
       built ??= import('../services/grounding').then((g) => {
         const vision = visionClient();
-        return g.createGrounder({ ocr: true, ...(vision && { vision }) });
+        return g.createGrounder({ accessibility: process.platform === 'linux', ocr: true, ...(vision && { vision }) });
       });
       return (await built).locate(target, ctx);
     },

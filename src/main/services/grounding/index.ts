@@ -1,4 +1,4 @@
-/** Grounding: text and accessibility targets to screen points, by OCR and/or a vision model, chained with fallback. */
+/** Grounding: text and accessibility targets to screen points, by the accessibility tree, OCR and/or a vision model, chained with fallback. */
 import type { Grounder } from '../../../shared/ports/grounding';
 import type { LlmClient } from '../llm/types';
 import { AtspiGrounder } from './AtspiGrounder';
@@ -7,8 +7,8 @@ import { OpenAiVisionGrounder, type VisionOptions } from './OpenAiVisionGrounder
 import { TesseractOcrGrounder, type OcrOptions } from './TesseractOcrGrounder';
 
 export { ChainedGrounder } from './ChainedGrounder';
-export { AtspiGrounder } from './AtspiGrounder';
-export type { AtspiOptions } from './AtspiGrounder';
+export { AtspiGrounder, screenPoint } from './AtspiGrounder';
+export type { AtspiOptions, AtspiMatch } from './AtspiGrounder';
 export { OpenAiVisionGrounder, smartResize, toSentPixels } from './OpenAiVisionGrounder';
 export type { CoordinateConvention, VisionOptions } from './OpenAiVisionGrounder';
 export { TesseractOcrGrounder, englishLangPath } from './TesseractOcrGrounder';
