@@ -19,6 +19,9 @@ import { KeySchema } from './keys';
 
 const VariableSchema = z.string().regex(/^[a-z][a-z0-9_]*$/);
 
+/** Characters of one inline `run_script` script: it is analysed whenever it is checked. */
+export const MAX_SCRIPT_CHARS = 64 * 1024;
+
 /** Where a primitive sits in the editor's palette. */
 export type PaletteGroup = 'window' | 'keyboard' | 'pointer' | 'flow' | 'data';
 
@@ -261,7 +264,13 @@ export const PRIMITIVES = {
       .object({
         action: z.literal('run_script'),
         interpreter: z.enum(INTERPRETERS),
-        script: z.string().min(1),
+        script: z
+          .string()
+          .min(1)
+          .max(
+            MAX_SCRIPT_CHARS,
+            `an inline script may have at most ${MAX_SCRIPT_CHARS} characters; keep the long part in a script file it calls`,
+          ),
         args: z.array(z.string()).optional(),
         timeoutMs: TimeoutMsSchema.optional(),
         /** Variable that receives the script's trimmed stdout. */

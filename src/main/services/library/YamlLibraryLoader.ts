@@ -1,8 +1,28 @@
 import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
-import { LibraryDocSchema, SkillLibrary, type LibraryProblem, type SourceRef, type SourcedDoc } from '../../../shared/skill';
+import {
+  LibraryDocSchema,
+  MAX_SCRIPT_CHARS,
+  SkillLibrary,
+  type LibraryProblem,
+  type SourceRef,
+  type SourcedDoc,
+} from '../../../shared/skill';
+
+/**
+ * What one skill file may hold. A skill folder is hostile input: past these, the file is reported
+ * and left out, and loading (which the Stop button's event loop waits on) stays fast.
+ */
+export const LIBRARY_LIMITS = {
+  /** Bytes of one YAML file; checked before it is read. */
+  fileBytes: 512 * 1024,
+  /** Alias expansions in one file (an alias bomb expands exponentially). */
+  aliases: 50,
+  /** Characters of one inline script (its analysis is linear, but not cheap). */
+  scriptChars: MAX_SCRIPT_CHARS,
+} as const;
 
 /** Where the library comes from: the built-in folder, and the user's folder whose files override built-ins by id. */
 export interface LibrarySources {
@@ -37,7 +57,15 @@ export async function loadLibrary(sources: LibrarySources): Promise<LoadedLibrar
       const parsed = await parseFile(file, origin, problems, sources.reviews);
       files.push(parsed);
       if (!parsed.doc) continue;
-      const result = LibraryDocSchema.safeParse(parsed.doc.toJS());
+      let value: unknown;
+      try {
+        value = parsed.doc.toJS({ maxAliasCount: LIBRARY_LIMITS.aliases });
+      } catch (err) {
+        // yaml throws a ReferenceError past maxAliasCount ("Excessive alias count ...").
+        problems.push({ file, path: [], message: `YAML: ${(err as Error).message.split('\n')[0]}`, severity: 'error', line: 1 });
+        continue;
+      }
+      const result = LibraryDocSchema.safeParse(value);
       if (result.success) {
         docs.push({ doc: result.data, source: parsed.source });
         continue;
@@ -85,6 +113,17 @@ async function parseFile(
   reviews: ReadonlyMap<string, string> | undefined,
 ): Promise<ParsedFile> {
   const lines = new LineCounter();
+  const size = (await stat(file)).size;
+  if (size > LIBRARY_LIMITS.fileBytes) {
+    problems.push({
+      file,
+      path: [],
+      message: `the file has ${size} bytes; a skill file may have at most ${LIBRARY_LIMITS.fileBytes} (keep long scripts in script files the skill calls)`,
+      severity: 'error',
+      line: 1,
+    });
+    return { source: { file, origin, contentHash: 'sha256:' }, lines };
+  }
   const bytes = await readFile(file);
   // The bytes, not the parsed document: any edit, even one YAML reads the same, is a new version
   // (grants are bound to it, and a review no longer covers it).

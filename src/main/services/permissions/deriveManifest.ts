@@ -31,51 +31,60 @@ export interface DerivedManifest {
 
 export interface DeriveOptions {
   infer?: ScriptInferrer;
+  /**
+   * Derivations shared between the skills of one library (a callee is derived once, not once per
+   * call path: ten skills calling the next ten times would otherwise be 10^10 visits).
+   * @default a memo for this call alone
+   */
+  memo?: DerivationMemo;
 }
+
+/** What a skill's graph and callees need, in the skill's own terms (its `${args}`, its app). */
+interface LocalNeeds {
+  needs: Map<Capability, { scopes: Set<string>; from: string[] }>;
+  errors: string[];
+}
+
+/** Memoised local needs per skill id; create one per library with `new Map()`. */
+export type DerivationMemo = Map<string, LocalNeeds>;
+
+/** Evidence kept per need (where it comes from): messages show two and count the rest. */
+const MAX_FROM = 12;
+
+/**
+ * Skills derived (not found in the memo) for one skill's manifest. Memoisation makes an acyclic
+ * call graph linear; call cycles with fan-out could still multiply, and past this the skill is
+ * refused rather than analysed for minutes.
+ */
+export const MAX_DERIVATIONS = 5000;
+
+class DerivationBudgetExceeded extends Error {}
 
 /** Derives what `skill` needs from its graph and callees. */
 export function deriveManifest(skill: Skill, library: SkillLibrary, opts: DeriveOptions = {}): DerivedManifest {
   const infer = opts.infer ?? defaultScriptInferrer;
   const needs = new Map<Capability, DerivedNeed>();
   const errors: string[] = [];
+  let local: LocalNeeds;
+  try {
+    local = localNeeds(skill, library, infer, opts.memo ?? new Map(), new Set(), { left: MAX_DERIVATIONS }).result;
+  } catch (err) {
+    if (!(err instanceof DerivationBudgetExceeded)) throw err;
+    local = { needs: new Map(), errors: [] };
+    errors.push(
+      `${skill.id}: its calls reach more than ${MAX_DERIVATIONS} skill derivations (call cycles with fan-out); the manifest cannot be checked`,
+    );
+  }
+  errors.push(...local.errors);
   const add = (capability: Capability, scope: string | undefined, from: string) => {
     const n = needs.get(capability) ?? { capability, scopes: [], from: [] };
     if (scope !== undefined && !n.scopes.includes(scope)) n.scopes.push(scope);
     if (!n.from.includes(from)) n.from.push(from);
     needs.set(capability, n);
   };
-  const visit = (s: Skill, chain: string[], mapScope: (scope: string, cap: Capability) => string) => {
-    const path = [...chain, s.id];
-    const at = (nodeId: string) => `${path.join(' > ')}#${nodeId}`;
-    for (const node of mediatedSteps(s)) {
-      const where = at(node.id);
-      const res = primitiveNeeds(s, node.primitive, {
-        raw: node.primitive,
-        ...(s.app ? { app: s.app } : { app: '${app}' }),
-        screenshot: node.screenshot,
-        infer,
-        ...(s.app && library.apps.has(s.app) && { profile: library.apps.get(s.app)! }),
-      });
-      if (res.unanalysable) errors.push(`${where}: ${res.unanalysable}`);
-      for (const n of res.needs)
-        add(n.capability, mapScope(describeTarget(n.target)?.replace(/^(app|skill):/, '') ?? '', n.capability) || undefined, where);
-    }
-    if (chain.length > 8 || chain.includes(s.id)) return;
-    for (const { nodeId, call } of callEdges(s.graph)) {
-      for (const callee of callees(library, call.skill, s.app, errors, at(nodeId))) {
-        visit(callee, path, (scope, cap) => {
-          // The callee's `${arg}` becomes what the call passes; its own app becomes the caller's.
-          let out = scope.replace(/\$\{([a-z][a-z0-9_]*)\}/g, (m, name: string) => {
-            const v = call.args?.[name];
-            return typeof v === 'string' ? v : v === undefined ? m : String(v);
-          });
-          if (isAppScoped(cap) && callee.app && out === callee.app) out = s.app ?? '${app}';
-          return mapScope(out, cap);
-        });
-      }
-    }
-  };
-  visit(skill, [], (scope) => scope);
+  for (const [capability, n] of local.needs) {
+    needs.set(capability, { capability, scopes: [...n.scopes], from: [...n.from] });
+  }
   // Feasible domains computed by a command run a script too, before the skill starts.
   for (const [name, spec] of Object.entries(skill.args)) {
     if (spec.type !== 'choice') continue;
@@ -89,6 +98,71 @@ export function deriveManifest(skill: Skill, library: SkillLibrary, opts: Derive
   }
   const list = [...needs.values()].sort((a, b) => a.capability.localeCompare(b.capability));
   return { skill: skill.id, needs: list, errors, suggested: list.map((n) => suggestEntry(n)) };
+}
+
+/**
+ * A skill's needs in its own terms: its mediated steps, plus each callee's needs with the call's
+ * arguments substituted and the callee's app read as the caller's. Memoised per skill, except a
+ * result that leaned on a skill still being derived (a call cycle): that one is partial, and is
+ * derived again from wherever it is asked for.
+ * @returns the needs, and the skills in progress they leaned on (other than `s` itself)
+ */
+function localNeeds(
+  s: Skill,
+  library: SkillLibrary,
+  infer: ScriptInferrer,
+  memo: DerivationMemo,
+  inProgress: Set<string>,
+  budget: { left: number },
+): { result: LocalNeeds; leanedOn: Set<string> } {
+  const cached = memo.get(s.id);
+  if (cached) return { result: cached, leanedOn: new Set() };
+  if (inProgress.has(s.id)) return { result: { needs: new Map(), errors: [] }, leanedOn: new Set([s.id]) };
+  if (--budget.left < 0) throw new DerivationBudgetExceeded();
+  inProgress.add(s.id);
+  const result: LocalNeeds = { needs: new Map(), errors: [] };
+  const leanedOn = new Set<string>();
+  const add = (capability: Capability, scope: string, from: string) => {
+    let n = result.needs.get(capability);
+    if (!n) result.needs.set(capability, (n = { scopes: new Set(), from: [] }));
+    if (scope) n.scopes.add(scope);
+    if (n.from.length < MAX_FROM && !n.from.includes(from)) n.from.push(from);
+  };
+  const at = (nodeId: string) => `${s.id}#${nodeId}`;
+  for (const node of mediatedSteps(s)) {
+    const res = primitiveNeeds(s, node.primitive, {
+      raw: node.primitive,
+      ...(s.app ? { app: s.app } : { app: '${app}' }),
+      screenshot: node.screenshot,
+      infer,
+      ...(s.app && library.apps.has(s.app) && { profile: library.apps.get(s.app)! }),
+    });
+    if (res.unanalysable) result.errors.push(`${at(node.id)}: ${res.unanalysable}`);
+    for (const n of res.needs) add(n.capability, describeTarget(n.target)?.replace(/^(app|skill):/, '') ?? '', at(node.id));
+  }
+  for (const { nodeId, call } of callEdges(s.graph)) {
+    for (const callee of callees(library, call.skill, s.app, result.errors, at(nodeId))) {
+      const sub = localNeeds(callee, library, infer, memo, inProgress, budget);
+      for (const id of sub.leanedOn) if (id !== s.id) leanedOn.add(id);
+      for (const e of sub.result.errors) if (result.errors.length < MAX_FROM) result.errors.push(`${s.id} > ${e}`);
+      for (const [capability, n] of sub.result.needs) {
+        // The callee's `${arg}` becomes what the call passes; its own app becomes the caller's.
+        const mapped = [...n.scopes].map((scope) => {
+          const out = scope.replace(/\$\{([a-z][a-z0-9_]*)\}/g, (m, name: string) => {
+            const v = call.args?.[name];
+            return typeof v === 'string' ? v : v === undefined ? m : String(v);
+          });
+          return isAppScoped(capability) && callee.app && out === callee.app ? (s.app ?? '${app}') : out;
+        });
+        const from = n.from.map((f) => `${s.id} > ${f}`);
+        if (mapped.length === 0) for (const f of from) add(capability, '', f);
+        for (const scope of mapped) for (const f of from) add(capability, scope, f);
+      }
+    }
+  }
+  inProgress.delete(s.id);
+  if (leanedOn.size === 0) memo.set(s.id, result);
+  return { result, leanedOn };
 }
 
 function callees(library: SkillLibrary, ref: string, app: string | undefined, errors: string[], where: string): Skill[] {
@@ -195,7 +269,8 @@ export function enforceManifests(library: SkillLibrary, opts: DeriveOptions = {}
   const at = (s: Skill): (string | number)[] =>
     s.kind === 'composite' ? ['methods', splitRef(s.id).method, 'composite', 'permissions'] : ['permissions'];
   // Decide on every skill first: removing one must not change how its callers are judged.
-  const checks = [...library.skills.values()].map((s) => ({ s, check: checkSkillManifest(s, library, opts) }));
+  const shared: DeriveOptions = { ...opts, memo: opts.memo ?? new Map() };
+  const checks = [...library.skills.values()].map((s) => ({ s, check: checkSkillManifest(s, library, shared) }));
   for (const { s, check } of checks) {
     for (const message of check.errors) added.push({ file: s.source.file, path: at(s), message: `${s.id}: ${message}`, severity: 'error' });
     for (const message of check.warnings)
