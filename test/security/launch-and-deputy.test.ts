@@ -135,6 +135,7 @@ permissions:
   - { capability: file.write, effect: allow }
   - { capability: file.read, effect: allow }
   - { capability: settings.write, effect: allow }
+  - { capability: app.launch, effect: allow }
 graph:
   start: save
   nodes:

@@ -170,6 +170,38 @@ export function graphVariables(graph: SkillGraph): string[] {
   return [...vars];
 }
 
+/** What decides whether a skill brings its app up: its app, its manifest and its graph. */
+export interface BringUpSubject {
+  app: string | undefined;
+  permissions: readonly { capability: string; effect: string }[];
+  graph: SkillGraph;
+}
+
+/**
+ * The steps that start a skill's app before its graph runs, when none of the app's windows is
+ * open: launch the app's profile, then wait for its main window.
+ */
+export const BRING_UP: SkillGraph = {
+  start: '(bring up)',
+  nodes: [
+    { id: '(bring up)', kind: 'action', primitive: { action: 'launch' } },
+    { id: '(bring up: window)', kind: 'action', primitive: { action: 'wait_for_window', timeoutMs: 30_000 } },
+  ],
+  edges: [{ from: '(bring up)', to: '(bring up: window)' }],
+};
+
+/**
+ * Whether a skill starts its app first when the app is not running (a precondition every app skill
+ * has): a skill of an app whose manifest allows launching it, and whose graph does not launch the
+ * app itself (such a skill handles a closed app its own way, like new_document's launch alternative).
+ * Without `app.launch` in the manifest nothing is started and the skill's first window step fails.
+ */
+export function bringsUpItsApp(skill: Partial<BringUpSubject>): boolean {
+  if (!skill.app || !skill.graph) return false;
+  const launches = (skill.permissions ?? []).some((e) => e.effect !== 'deny' && ['app.launch', 'app.*', '*'].includes(e.capability));
+  return launches && !skill.graph.nodes.some((n) => n.kind === 'action' && n.primitive.action === 'launch');
+}
+
 /** A step the mediator is asked about: a graph node, the skill's `verify`, or a condition an edge guard reads. */
 export interface MediatedStep {
   id: string;
@@ -181,9 +213,12 @@ export interface MediatedStep {
  * Every step of a skill that reaches the desktop, as the executor asks the mediator about it:
  * action nodes, the final `verify` (a `wait_until`), and each condition an edge's guard reads.
  */
-export function mediatedSteps(skill: { graph: SkillGraph; verify?: { condition: WaitCondition } | undefined }): MediatedStep[] {
+export function mediatedSteps(
+  skill: { graph: SkillGraph; verify?: { condition: WaitCondition } | undefined } & Partial<BringUpSubject>,
+): MediatedStep[] {
   const steps: MediatedStep[] = [];
-  for (const n of skill.graph.nodes) {
+  const nodes = [...(bringsUpItsApp(skill) ? BRING_UP.nodes : []), ...skill.graph.nodes];
+  for (const n of nodes) {
     if (n.kind === 'action') steps.push({ id: n.id, primitive: n.primitive, screenshot: n.screenshot ?? false });
   }
   for (const e of skill.graph.edges) {

@@ -8,7 +8,7 @@ let core: Core;
 beforeAll(async () => {
   ({ core } = await liveCore());
   killApps('gnome-calculator');
-  // The calculator is started by the test (skills do not launch it: Calculator has no new_document).
+  // Started by the test here, so that these cases time the skills alone; the last case starts cold.
   const { spawn } = await import('node:child_process');
   spawn('gnome-calculator', [], { detached: true, stdio: 'ignore' }).unref();
   const desktop = await core.desktop();
@@ -37,6 +37,23 @@ describe('skills/interfaces/Calculator.yaml (live)', () => {
     const r = await core.runSkill({ skill: 'Calculator.evaluate', app: 'gnome-calculator', args: { expression: '(1 + 2) * 3 / 4' } });
     expect(r.status).toBe('succeeded');
     expect(r.result).toBe(2.25);
+  });
+
+  it('starts the calculator itself when none is open, and picks the only calculator of this platform when no app is named', async () => {
+    const desktop = await core.desktop();
+    const app = (await core.loadLibrary()).library.apps.get('gnome-calculator')!;
+    const open = async () => (await desktop.windows.list()).some((w) => windowBelongsToApp(w, app.windows));
+    killApps('gnome-calculator');
+    for (let i = 0; i < 50 && (await open()); i++) await new Promise((r) => setTimeout(r, 200));
+    expect(await open(), 'the calculator is closed before the run').toBe(false);
+    const r = await core.runSkill({ skill: 'Calculator.evaluate', args: { expression: '12 * 7' } });
+    expect(r.error?.message).toBeUndefined();
+    expect(r.app).toBe('gnome-calculator');
+    expect(r.result).toBe(84);
+    expect(r.steps.filter((st) => st.nodeId.startsWith('(bring up')).map((st) => [st.nodeId, st.outcome])).toEqual([
+      ['(bring up)', 'ok'],
+      ['(bring up: window)', 'ok'],
+    ]);
   });
 
   it('refuses an expression outside the feasible domain before touching the calculator', async () => {

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { SkillDeskError } from '../../../shared/errors';
 import { abortableSleep } from '../../../shared/sleep';
 import {
+  BRING_UP,
+  bringsUpItsApp,
   checkArgs,
   guardConditions,
   outEdges,
@@ -9,6 +11,7 @@ import {
   primitiveInto,
   renderDeep,
   splitRef,
+  type AppDoc,
   type ArgValues,
   type Guard,
   type Primitive,
@@ -57,7 +60,10 @@ export class GraphExecutor {
     this.primitives = new PrimitiveRunner(deps, this.clock);
   }
 
-  /** Resolves the app (explicit, focused window's, or the domain default), validates args, runs, records. */
+  /**
+   * Resolves the app (explicit, the focused window's, the configured default for the domain, or the
+   * only app of this platform implementing it), validates args, runs, records.
+   */
   async run(request: RunRequest): Promise<RunResult> {
     const runId = randomUUID();
     const startedAt = this.clock.now();
@@ -133,7 +139,13 @@ export class GraphExecutor {
       const owner = active && appOwningWindow(library, active, desktop.platform);
       if (owner && library.appImplements(owner, head)) return owner;
     }
-    return defaultApps?.[head];
+    const configured = defaultApps?.[head];
+    if (configured) return configured;
+    // A universal interface acts on whatever window has the focus: no app is picked for it.
+    if (library.interfaces.get(head)?.universal) return undefined;
+    // With no choice to make, make none: the only app of this platform that implements the domain.
+    const here = library.implementers(head).filter((id) => library.apps.get(id)?.platforms.includes(desktop.platform));
+    return here.length === 1 ? here[0] : undefined;
   }
 
   private checkArgs(skill: Skill, raw: Record<string, unknown>, appId: string | undefined): ArgValues {
@@ -159,9 +171,17 @@ export class GraphExecutor {
       callChain: [...chain, skill.id],
       ...(profile && { app: { id: profile.id, profile } }),
     };
+    if (frame.app && !ctx.world.dryRun && bringsUpItsApp(skill) && !(await this.appIsOpen(frame.app.profile))) {
+      await this.walk(ctx, frame, BRING_UP, BRING_UP.start);
+    }
     await this.walk(ctx, frame, skill.graph, skill.graph.start);
     if (skill.verify && !ctx.world.dryRun) await this.verify(ctx, frame);
     return coerceResult(frame.scope.result, skill);
+  }
+
+  /** Whether any window of the app is open on the desktop. */
+  private async appIsOpen(profile: AppDoc): Promise<boolean> {
+    return (await this.deps.desktop.windows.list()).some((w) => windowBelongsToApp(w, profile.windows));
   }
 
   /** Depth-first walk; on a failing path, the next eligible alternative is tried. */

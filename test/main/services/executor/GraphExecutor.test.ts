@@ -145,6 +145,57 @@ describe('src/main/services/executor/GraphExecutor', () => {
     expect(r.skillId).toBe('ed1.type');
   });
 
+  it('picks the only app of this platform implementing the domain when nothing has the focus and no default is set', async () => {
+    // ed2 runs on Windows only: on Linux, ed1 is the only editor.
+    const lib = libraryOf(EDITOR, APP('ed1'), APP('ed2').replace('[linux]', '[win32]'), TYPE('ed1'), SAVE('ed1'), TYPE('ed2'), SAVE('ed2'));
+    const fake = fakeDesktop({ windows: [win('w1', 'doc - ed1', 'ed1')] });
+    const r = await testExecutor({ library: lib, desktop: fake.desktop }).run({ skill: 'Editor.type', args: { text: 'z' } });
+    expect(r.status).toBe('succeeded');
+    expect(r.skillId).toBe('ed1.type');
+  });
+
+  it('names the apps to choose from when several of this platform implement the domain', async () => {
+    const { exec, fake } = setup({ running: false });
+    const r = await exec().run({ skill: 'Editor.write', args: { text: 'hi', path: '/tmp/a.txt' } });
+    expect(r.status).toBe('failed');
+    expect(r.error?.message).toBe('`Editor.type` needs an app: pass --app (one of: ed1, ed2)');
+    expect(fake.inputCalls()).toEqual([]);
+  });
+
+  it('prefers the configured default app of the domain to the only app of this platform', async () => {
+    const lib = libraryOf(EDITOR, APP('ed1'), APP('ed2').replace('[linux]', '[win32]'), TYPE('ed1'), SAVE('ed1'), TYPE('ed2'), SAVE('ed2'));
+    const fake = fakeDesktop({ windows: [win('w1', 'doc - ed1', 'ed1')] });
+    const exec = testExecutor({ library: lib, desktop: fake.desktop, defaultApps: { Editor: 'ed2' } });
+    const r = await exec.run({ skill: 'Editor.type', args: { text: 'z' }, dryRun: true });
+    expect(r.skillId).toBe('ed2.type');
+  });
+
+  it('brings the app up first when it is not running and the skill may launch it', async () => {
+    const launching = SAVE('ed1').replace(
+      'implements: Editor.save',
+      'implements: Editor.save\npermissions:\n  - { capability: app.launch, effect: allow }',
+    );
+    const lib = libraryOf(EDITOR, APP('ed1'), launching);
+    const closed = fakeDesktop({ launchWindows: { ed1: win('w-ed1', 'new - ed1', 'ed1') } });
+    const r = await testExecutor({ library: lib, desktop: closed.desktop }).run({ skill: 'ed1.save', args: { path: '/tmp/a.txt' } });
+    expect(r.status).toBe('succeeded');
+    expect(r.steps.map((st) => st.nodeId)).toEqual(['(bring up)', '(bring up: window)', 'focus', 'plain']);
+    expect(closed.calls.filter((c) => c.op === 'launch').map((c) => c.command)).toEqual(['ed1']);
+
+    const open = fakeDesktop({ windows: [win('w1', 'doc - ed1', 'ed1')] });
+    const again = await testExecutor({ library: lib, desktop: open.desktop }).run({ skill: 'ed1.save', args: { path: '/tmp/a.txt' } });
+    expect(again.steps.map((st) => st.nodeId)).toEqual(['focus', 'plain']);
+    expect(open.calls.some((c) => c.op === 'launch')).toBe(false);
+  });
+
+  it('starts nothing for a skill whose manifest does not allow launching its app: its first window step fails', async () => {
+    const { exec, fake } = setup({ running: false });
+    const r = await exec().run({ skill: 'ed1.save', args: { path: '/tmp/a.txt' } });
+    expect(r.status).toBe('failed');
+    expect(r.error?.message).toBe('No window of `ed1` to focus; is the app running?');
+    expect(fake.calls.some((c) => c.op === 'launch')).toBe(false);
+  });
+
   it('fails with a clear message and no input when an argument is outside its domain', async () => {
     const { exec, fake, journal } = setup({ running: true });
     const r = await exec().run({ skill: 'Editor.write', app: 'ed1', args: { text: 'hi', path: 'relative.txt' } });
