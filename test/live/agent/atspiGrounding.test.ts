@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Core } from '../../../src/main/core/Core';
 import { createNodeCore } from '../../../src/main/core/createNodeCore';
-import type { Grounder, GroundingResult } from '../../../src/shared/ports/grounding';
+import type { GroundingResult } from '../../../src/shared/ports/grounding';
 import type { PermissionPrompter } from '../../../src/shared/ports/prompter';
 import type { Target } from '../../../src/shared/skill';
-import { closeApp, eventually, requireDisplay, windowsOf } from './liveAgent';
+import { closeApp, eventually, requireDisplay, watchGrounder, windowsOf } from './liveAgent';
 
 const MOUSEPAD = /^mousepad\./i;
 const CALC = /gnome-calculator/i;
@@ -70,17 +70,7 @@ beforeAll(async () => {
   core = await createNodeCore({ dataDir, interactive: true, prompter: allowOnce });
   expect((await core.loadLibrary()).problems.filter((p) => p.severity === 'error')).toEqual([]);
   // The node core's own grounder (as the CLI and host mode get it), watched to see which method answered.
-  const own = core.options.grounder;
-  if (!own) throw new Error('createNodeCore gave the core no grounder');
-  Object.assign(core.options, {
-    grounder: {
-      locate: async (target, ctx) => {
-        const r = await own.locate(target, ctx);
-        located.push({ target, r });
-        return r;
-      },
-    } satisfies Grounder,
-  });
+  watchGrounder(core, (target, r) => located.push({ target, r }));
 });
 afterAll(async () => {
   await closeApp(core, MOUSEPAD);

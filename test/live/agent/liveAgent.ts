@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Core } from '../../../src/main/core/Core';
 import { createNodeCore } from '../../../src/main/core/createNodeCore';
-import type { Grounder } from '../../../src/shared/ports/grounding';
+import type { Grounder, GroundingContext, GroundingResult } from '../../../src/shared/ports/grounding';
+import type { Target } from '../../../src/shared/skill';
 import type { WindowInfo } from '../../../src/shared/ports/desktop';
 
 /** Fails (never skips) when the test desktop is not up. */
@@ -60,4 +61,25 @@ export async function eventually(check: () => Promise<boolean>, timeoutMs = 8000
     await new Promise((r) => setTimeout(r, 200));
   }
   return check();
+}
+
+/**
+ * Wraps the core's own grounder (the one the CLI and host mode get) so that every answer is
+ * passed to `seen`; fails when the core has none.
+ */
+export function watchGrounder(
+  core: Core,
+  seen: (target: Exclude<Target, { kind: 'point' }>, r: GroundingResult, ctx: GroundingContext) => void,
+): void {
+  const own = core.options.grounder;
+  if (!own) throw new Error('createNodeCore gave the core no grounder: text and accessibility targets cannot work from the CLI');
+  Object.assign(core.options, {
+    grounder: {
+      locate: async (target, ctx) => {
+        const r = await own.locate(target, ctx);
+        seen(target, r, ctx);
+        return r;
+      },
+    } satisfies Grounder,
+  });
 }

@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import type { Core } from '../../../src/main/core/Core';
 import { createNodeCore } from '../../../src/main/core/createNodeCore';
 import type { PermissionPrompter } from '../../../src/shared/ports/prompter';
-import type { Grounder } from '../../../src/shared/ports/grounding';
-import { agentCore, closeApp, eventually, windowsOf } from './liveAgent';
+import { agentCore, closeApp, eventually, watchGrounder, windowsOf } from './liveAgent';
 
 const NOTEPAD = /notepad\.exe/i;
 /** Clicks the discarding skill needed, per run (1, or 2 when Wine dropped the first). */
@@ -19,21 +18,9 @@ beforeAll(async () => {
   // The node core's own grounder (lazy OCR, as the CLI and host mode get it), watched so that a
   // failure shows what it answered.
   ({ core } = await agentCore());
-  const own = core.options.grounder;
-  if (!own) throw new Error('createNodeCore gave the core no grounder: Desktop.click_text cannot work from the CLI');
-  Object.assign(core.options, {
-    grounder: {
-      locate: async (target, ctx) => {
-        const r = await own.locate(target, ctx);
-        located.push({
-          r,
-          window: ctx.window && [ctx.window.title, ctx.window.bounds],
-          shot: [ctx.screenshot.width, ctx.screenshot.height],
-        });
-        return r;
-      },
-    } satisfies Grounder,
-  });
+  watchGrounder(core, (_target, r, ctx) =>
+    located.push({ r, window: ctx.window && [ctx.window.title, ctx.window.bounds], shot: [ctx.screenshot.width, ctx.screenshot.height] }),
+  );
 });
 afterAll(async () => {
   if (discardClicks.some((n) => n > 1)) console.info(`clicks needed to discard: ${discardClicks.join(', ')}`);
