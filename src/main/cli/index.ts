@@ -32,7 +32,9 @@ export function buildProgram(output: Output = stdio, state = { exitCode: 0 }): {
       state.exitCode = code;
     },
     close: async () => {
-      if (core) (await core).close();
+      // A core that failed to open has nothing to release (its error was already reported).
+      const opened = await core?.catch(() => undefined);
+      opened?.close();
     },
   };
   registerSkillsCommands(program, ctx);
@@ -59,7 +61,10 @@ export async function main(argv: readonly string[], output: Output = stdio): Pro
       output.err(`error: ${err.message}`);
       return err.code.startsWith('cli.') ? 2 : 1;
     }
-    output.err(`error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    // Not an error SkillDesk raised on purpose: one line, the stack only on request.
+    const debug = Boolean(process.env.SKILLDESK_DEBUG);
+    const text = err instanceof Error ? (debug ? (err.stack ?? err.message) : err.message) : String(err);
+    output.err(`error: ${text}${debug ? '' : ' (an unexpected error; SKILLDESK_DEBUG=1 shows its stack trace)'}`);
     return 1;
   } finally {
     await ctx.close();

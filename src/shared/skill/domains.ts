@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { describeValue } from '../errors';
+import { firstUntypable } from '../text';
 import { INTERPRETERS } from './interpreters';
 
 /**
@@ -161,6 +162,8 @@ export function checkArg(name: string, spec: ArgSpec, raw: unknown, ctx: DomainC
     case 'text': {
       if (typeof raw !== 'string') return fail('text');
       if (spec.maxLength !== undefined && raw.length > spec.maxLength) return fail(`text of at most ${spec.maxLength} characters`);
+      const bad = firstUntypable(raw);
+      if (bad) return fail(`text without control characters other than tab and line breaks (${bad.name} at position ${bad.index})`);
       return { ok: true, value: raw };
     }
     case 'number': {
@@ -197,7 +200,9 @@ export function checkArgs(specs: ArgSpecs, raw: Record<string, unknown>, ctx: Do
   const errors: string[] = [];
   const values: ArgValues = {};
   for (const key of Object.keys(raw)) {
-    if (!(key in specs)) errors.push(`Unknown argument \`${key}\`; expected one of: ${Object.keys(specs).join(', ') || '(none)'}`);
+    // Own names only: `__proto__`, `constructor` or `toString` are not arguments of any skill.
+    if (!Object.hasOwn(specs, key))
+      errors.push(`Unknown argument \`${key}\`; expected one of: ${Object.keys(specs).join(', ') || '(none)'}`);
   }
   for (const [name, spec] of Object.entries(specs)) {
     const given = raw[name];

@@ -18,7 +18,8 @@ export function parseArgPairs(pairs: readonly string[], argsJson?: string): Reco
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
       throw new SkillDeskError('cli.bad_args_json', 'Expected --args-json to be a JSON object such as {"path": "/tmp/a.txt"}');
     }
-    Object.assign(out, parsed);
+    // Own properties only: a `__proto__` key must not reach the prototype of the arguments.
+    for (const [name, value] of Object.entries(parsed)) defineArg(out, name, value);
   }
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
@@ -26,10 +27,27 @@ export function parseArgPairs(pairs: readonly string[], argsJson?: string): Reco
     const name = pair.slice(0, eq);
     let value = pair.slice(eq + 1);
     if (value.startsWith('@@')) value = value.slice(1);
-    else if (value.startsWith('@')) value = readFileSync(value.slice(1), 'utf8');
-    out[name] = value;
+    else if (value.startsWith('@')) value = readArgFile(name, value.slice(1));
+    defineArg(out, name, value);
   }
   return out;
+}
+
+/** Sets an argument as a plain own property, whatever its name (`__proto__` included: it is then refused by the skill's schema). */
+function defineArg(out: Record<string, unknown>, name: string, value: unknown): void {
+  Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+}
+
+function readArgFile(name: string, file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message;
+    throw new SkillDeskError(
+      'cli.bad_arg',
+      `Cannot read \`${file}\` for --arg ${name}=@${file}: ${reason} (write @@ for a value that starts with @)`,
+    );
+  }
 }
 
 /** One line per finished step, for watching a run in a terminal. */

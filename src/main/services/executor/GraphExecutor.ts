@@ -19,6 +19,7 @@ import {
   type SkillGraph,
 } from '../../../shared/skill';
 import { appOwningWindow, windowBelongsToApp } from './appWindows';
+import { boundedArgs } from './boundedArgs';
 import { PermissionDenied, RunAborted, StepFailure, isFatal } from './errors';
 import { PrimitiveRunner, type FrameApp, type RunWorld } from './PrimitiveRunner';
 import type { Clock, ExecutorDeps, RunError, RunEvent, RunRequest, RunResult, StepRecord } from './types';
@@ -102,7 +103,17 @@ export class GraphExecutor {
       appId = skill.app ?? appId;
       values = this.checkArgs(skill, args, appId);
     } catch (err) {
-      this.deps.journal?.startRun({ id: runId, skillId, ...(appId && { app: appId }), args, dryRun, startedAt, ...parentOf(request) });
+      // Arguments that were refused are kept only in part: they may be anything, of any size.
+      const kept = boundedArgs(args);
+      this.deps.journal?.startRun({
+        id: runId,
+        skillId,
+        ...(appId && { app: appId }),
+        args: kept,
+        dryRun,
+        startedAt,
+        ...parentOf(request),
+      });
       return finish('failed', { error: toRunError(err) });
     }
     this.deps.journal?.startRun({

@@ -1,6 +1,7 @@
 import type { Point, WindowInfo } from '../../../shared/ports/desktop';
 import type { AppDoc, Guard, Primitive, Target, WaitCondition } from '../../../shared/skill';
 import { assertNever } from '../../../shared/errors';
+import { firstUntypable } from '../../../shared/text';
 import { windowBelongsToApp } from './appWindows';
 import { RunAborted, StepFailure } from './errors';
 import type { Clock, ExecutorDeps } from './types';
@@ -83,9 +84,11 @@ export class PrimitiveRunner {
         await desktop.input.hotkey(p.keys);
         return undefined;
       case 'type_text':
+        typable(p.text);
         await desktop.input.typeText(p.text);
         return undefined;
       case 'paste_text':
+        typable(p.text);
         await desktop.clipboard.writeText(p.text);
         await desktop.input.hotkey(p.keys ?? ['Control', 'v']);
         return undefined;
@@ -326,4 +329,11 @@ function describeTarget(t: Target): string {
     default:
       return assertNever(t, 'target');
   }
+}
+
+/** Refuses text that cannot be entered, before its first character (a dry run refuses it too). */
+function typable(text: string): void {
+  const bad = firstUntypable(text);
+  if (bad)
+    throw new StepFailure('input.untypable', `The text has ${bad.name} at position ${bad.index}, which cannot be typed; nothing was typed`);
 }

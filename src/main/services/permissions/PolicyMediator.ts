@@ -146,8 +146,10 @@ export class PolicyMediator implements ActionMediator {
     }
     const asked = { prompted: false };
     const trust = this.chainTrust(request, library);
+    // What one need's audit row hides, no other row of the step may show in clear.
+    const sensitive = step.needs.flatMap((n) => (isRedacted(n.capability) ? (describeTarget(n.target) ?? []) : []));
     for (const need of dedupe(step.needs)) {
-      const outcome = await this.decideNeed({ ...request, args: step.args, trust }, skill, need, time, base, signal, () => {
+      const outcome = await this.decideNeed({ ...request, args: step.args, trust, sensitive }, skill, need, time, base, signal, () => {
         asked.prompted = true;
       });
       if (outcome) return outcome;
@@ -196,7 +198,7 @@ export class PolicyMediator implements ActionMediator {
 
   /** Decides one need; returns the deny that ends the step, or undefined when allowed. */
   private async decideNeed(
-    request: Pick<ActionRequest, 'args' | 'app'> & { trust?: TrustTier },
+    request: Pick<ActionRequest, 'args' | 'app'> & { trust?: TrustTier; sensitive?: readonly string[] },
     skill: Skill,
     need: CapabilityNeed,
     time: number,
@@ -216,14 +218,14 @@ export class PolicyMediator implements ActionMediator {
     };
     const d: PolicyDecision = session.decide(req);
     const rendered = describeTarget(need.target);
-    const target = auditTarget(need.capability, rendered);
+    const target = auditTarget(need.capability, rendered, request.sensitive);
     const rec = {
       ...base,
       runId: base.runId || undefined,
       ts: time,
       capability: need.capability,
       ...(target !== undefined && { target }),
-      reason: d.reason,
+      reason: scrub(d.reason, request.sensitive ?? []),
       policySource: d.source,
     };
     if (d.effect === 'allow') {
@@ -339,10 +341,26 @@ export class PolicyMediator implements ActionMediator {
   }
 }
 
-/** The audit's rendering of a target: a digest for capabilities whose targets are sensitive (redact level). */
-function auditTarget(capability: Capability, rendered: string | undefined): string | undefined {
-  if (rendered === undefined || CAPABILITIES[capability].level !== 'redact') return rendered;
-  return `sha256:${createHash('sha256').update(rendered).digest('hex').slice(0, 16)}`;
+const isRedacted = (capability: Capability) => CAPABILITIES[capability].level === 'redact';
+const digest = (text: string) => `sha256:${createHash('sha256').update(text).digest('hex').slice(0, 16)}`;
+
+/**
+ * The audit's rendering of a target: a digest for capabilities whose targets are sensitive
+ * (redact level), and, in any other row of the same step, each sensitive target replaced by its
+ * digest (the file.read of `~/.ssh/id_rsa` beside its secrets.read, a command naming it).
+ */
+function auditTarget(capability: Capability, rendered: string | undefined, sensitive: readonly string[] = []): string | undefined {
+  if (rendered === undefined) return rendered;
+  return isRedacted(capability) ? digest(rendered) : scrub(rendered, sensitive);
+}
+
+/** `text` with each sensitive target replaced by its digest (longest first, so a path hides its prefixes too). */
+function scrub(text: string, sensitive: readonly string[]): string {
+  let out = text;
+  for (const secret of [...sensitive].sort((a, b) => b.length - a.length)) {
+    if (secret.length >= 3 && out.includes(secret)) out = out.split(secret).join(digest(secret));
+  }
+  return out;
 }
 
 /** Why an analysis no longer describes what would run (its files changed, appeared or vanished), if it does not. */

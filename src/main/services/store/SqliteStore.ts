@@ -70,6 +70,7 @@ export function openStore(opts: OpenStoreOptions): SqliteStore {
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     const migrations = migrate(db);
+    checkTables(db, file);
     const now = opts.now ?? Date.now;
     const recoveredRunIds = recoverInterruptedRuns(db, { now: now() });
     const audit = openAuditTrail(db, opts.audit);
@@ -93,9 +94,37 @@ export function openStore(opts: OpenStoreOptions): SqliteStore {
     };
   } catch (err) {
     db.close();
-    throw err;
+    throw damaged(err, file) ?? err;
   }
 }
+
+/** The tables the migrations create; a store missing one was damaged or edited outside SkillDesk. */
+const TABLES = ['audit', 'embeddings', 'grants', 'memory', 'runs', 'settings', 'skill_index', 'steps'];
+
+function checkTables(db: StoreDb, file: string): void {
+  const have = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name));
+  const missing = TABLES.filter((t) => !have.has(t));
+  if (missing.length)
+    throw new StoreError(
+      'store.damaged',
+      `The store ${file} has no table ${missing.map((t) => `\`${t}\``).join(', ')}: it was damaged or edited outside SkillDesk. ${moveAside(file)}`,
+      { file, missing },
+    );
+}
+
+/** SQLite's own verdict that the file is not a database, or a damaged one, as a store error; undefined otherwise. */
+function damaged(err: unknown, file: string): StoreError | undefined {
+  const code = (err as { code?: unknown }).code;
+  if (code !== 'SQLITE_NOTADB' && code !== 'SQLITE_CORRUPT') return undefined;
+  return new StoreError(
+    'store.damaged',
+    `The store ${file} is not a SQLite database, or is damaged (${(err as Error).message}). ${moveAside(file)}`,
+    { file },
+  );
+}
+
+const moveAside = (file: string) =>
+  `Keep it for inspection and start a new store by moving it aside (mv "${file}" "${file}.damaged"); runs and audit rows in it are then no longer shown, and \`skilldesk audit --verify\` reports the old chain as missing.`;
 
 function connect(file: string, nativeBinding: string | undefined, timeout: number): StoreDb {
   try {

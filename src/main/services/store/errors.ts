@@ -3,6 +3,7 @@ import { SkillDeskError } from '../../../shared/errors';
 /** Codes the store raises; callers branch on these, people read the message. */
 export type StoreErrorCode =
   | 'store.open_failed'
+  | 'store.damaged'
   | 'store.native_binding'
   | 'store.schema_too_new'
   | 'store.migration_failed'
