@@ -50,6 +50,27 @@ describe('src/shared/permissions/hosts (issue 10: egress host allowlists)', () =
     expect(d).toMatchObject({ effect: 'deny', code: 'permission.not_confirmed' });
   });
 
+  it('holds web.fetch to its hosts too: a download from another host asks', async () => {
+    const fetchOf = (url: string): Primitive => ({ action: 'run_script', interpreter: 'bash', script: `curl -s '${url}'` });
+    const fetcher = libraryOf(
+      skillDoc(
+        'ed.rates',
+        [
+          { capability: 'script.execute', effect: 'allow' },
+          { capability: 'web.fetch', effect: 'allow', constraints: { hosts: ['rates.example.com'] } },
+          { capability: 'web.fetch', effect: 'confirm', priority: -1 },
+        ],
+        [fetchOf('https://rates.example.com/today')],
+      ),
+    );
+    const ok = harness({ library: fetcher, env });
+    expect(await ok.step('ed.rates', fetchOf('https://rates.example.com/today'))).toEqual({ effect: 'allow' });
+    const other = harness({ library: fetcher, env, answers: ['deny'] });
+    const d = await other.step('ed.rates', fetchOf('https://rates.example.com.evil.example.net/today'));
+    expect(other.prompter.asked).toEqual([expect.objectContaining({ capability: 'web.fetch' })]);
+    expect(d).toMatchObject({ effect: 'deny', code: 'permission.not_confirmed' });
+  });
+
   it('reads hosts as connections do: case, IDNA, ports, IPv4 forms, IPv6, scp and socket targets', () => {
     expect(parseEgress('https://API.example.com/x')).toMatchObject({ host: 'api.example.com', port: 443, defaultPort: true });
     expect(parseEgress('https://bücher.example/')?.host).toBe('xn--bcher-kva.example');

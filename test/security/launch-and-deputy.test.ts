@@ -159,6 +159,19 @@ graph:
     expect(prompter.asked).toEqual([]);
   });
 
+  it.each([
+    ['/home/u/.config/autostart/updater.desktop', /settings\.write/],
+    ['/home/u/.config/systemd/user/updater.service', /settings\.write|scheduled_job\.create/],
+    ['/home/u/project/.git/hooks/pre-commit', /settings\.write/],
+    ['/home/u/.ssh/config', /settings\.write|secrets/],
+    ['/home/u/.profile', /settings\.write/],
+  ])('counts saving %s through the dialog as more than a file write, even for a built-in skill', async (path, capability) => {
+    const { run } = await setup({});
+    const r = await run('mousepad.save_as', { path });
+    expect(r.status).toBe('failed');
+    expect(r.error?.message).toMatch(capability);
+  });
+
   it('counts saving a shell profile through the dialog as a settings change, even for a built-in skill', async () => {
     const { run } = await setup({});
     const r = await run('mousepad.save_as', { path: '/home/u/.bashrc' });

@@ -2,7 +2,7 @@ import type { CapabilityNeed } from '../../../shared/permissions/needs';
 import type { PermissionTarget } from '../../../shared/permissions/policy';
 import { primitivePaths, type ArgSpecs, type ArgValues, type Primitive } from '../../../shared/skill';
 import type { PathCanonicalizer } from './canonicalPaths';
-import { isProfilePath, isSecretPath } from './inference/paths';
+import { isProfilePath, isSchedulerPath, isSecretPath } from './inference/paths';
 
 /**
  * Puts one step's paths in canonical form before the mediator decides anything: every path
@@ -57,6 +57,9 @@ export function canonicalizeStep(o: CanonicalStepInput): CanonicalStep {
       needs.push({ capability: 'secrets.read', target, detail: via });
     if (need.capability === 'file.write' && (isProfilePath(c.path) || isProfilePath(raw)))
       needs.push({ capability: 'settings.write', target, detail: via });
+    // A systemd unit, cron table, launch agent or task file saved from any app runs later, as a script's would.
+    if (need.capability === 'file.write' && (isSchedulerPath(c.path) || isSchedulerPath(raw)))
+      needs.push({ capability: 'scheduled_job.create', target, detail: via });
   }
   const args: ArgValues = { ...o.args };
   for (const [name, spec] of Object.entries(o.argSpecs)) {
