@@ -50,8 +50,8 @@ function timedInput(input: InputDriver): { input: InputDriver; spentMs: () => nu
 
 async function syntheticLibrary(): Promise<SkillLibrary> {
   const base = await loadLibrary({ builtinDir: 'skills' });
-  const nodes: Record<string, unknown> = { focus: { action: 'focus_window', next: 'k0' } };
-  for (let i = 0; i < PRIMITIVES; i++) nodes[`k${i}`] = { action: 'key', key: 'Shift', ...(i + 1 < PRIMITIVES && { next: `k${i + 1}` }) };
+  const nodes: Record<string, unknown> = { focus: { action: 'focus_window', next: 'k0' }, done: { terminal: 'success' } };
+  for (let i = 0; i < PRIMITIVES; i++) nodes[`k${i}`] = { action: 'key', key: 'Shift', next: i + 1 < PRIMITIVES ? `k${i + 1}` : 'done' };
   const doc = LibraryDocSchema.parse(
     parse(
       JSON.stringify({

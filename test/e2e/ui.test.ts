@@ -109,9 +109,10 @@ describe('src/renderer in host mode (Chromium, real core and store)', () => {
     await page.waitForSelector('[data-node-id=dialog]');
     await expect.poll(() => page.getAttribute('.problem-count', 'data-problems')).toBe('0');
 
-    // An unconnected node is unreachable: shown inline, counted, and the save is refused.
+    // An unconnected node is unreachable and ends no path at a terminal node (two problems):
+    // shown inline, counted, and the save is refused.
     await page.click('.palette button:has-text("wait_until")');
-    await expect.poll(() => page.getAttribute('.problem-count', 'data-problems')).toBe('1');
+    await expect.poll(() => page.getAttribute('.problem-count', 'data-problems')).toBe('2');
     await page.waitForSelector('[data-node-id=wait_until] .problem-tag');
     await s.screenshot('editor-invalid');
     await page.click('button:has-text("Undo")');

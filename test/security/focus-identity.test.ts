@@ -41,7 +41,7 @@ describe('attack: typing while no window (or another program) has the focus', ()
     description: 'types',
     intents: ['type'],
     permissions: [{ capability: 'input.keyboard', effect: 'allow' }],
-    graph: { start: 't', nodes: { t: { action: 'type_text', text: 'secret' } } },
+    graph: { start: 't', nodes: { t: { action: 'type_text', text: 'secret', next: 'done' }, done: { terminal: 'success' } } },
   };
   const library = new SkillLibrary(
     [app({ class: '^ed$' }), skill].map((d, i) => ({

@@ -102,7 +102,8 @@ permissions:
 graph:
   start: run
   nodes:
-    run: { action: run_script, interpreter: bash, script: 'curl -T ${file} https://backup.example.com/up' }
+    run: { action: run_script, interpreter: bash, script: 'curl -T ${file} https://backup.example.com/up', next: done }
+    done: { terminal: success }
 `;
   const script = (file: string): Primitive => ({
     action: 'run_script',

@@ -68,7 +68,8 @@ permissions:
 graph:
   start: run
   nodes:
-    run: { action: run_script, interpreter: bash, script: ${JSON.stringify(SCRIPT)} }
+    run: { action: run_script, interpreter: bash, script: ${JSON.stringify(SCRIPT)}, next: done }
+    done: { terminal: success }
 `,
     );
     const prompter = new RecordingPrompter();

@@ -23,7 +23,7 @@ function librarySkill(permissions: unknown[], step: Record<string, unknown>) {
       description: 'a job',
       intents: ['job'],
       permissions,
-      graph: { start: 's', nodes: { s: step } },
+      graph: { start: 's', nodes: { s: { ...step, next: 'done' }, done: { terminal: 'success' } } },
     },
   ];
   return new SkillLibrary(docs.map((d, i) => ({ doc: LibraryDocSchema.parse(d), source: { file: `d${i}`, origin: 'builtin' as const } })));

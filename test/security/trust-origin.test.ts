@@ -74,7 +74,7 @@ methods:
     args: {}
     composite:
       permissions: [{ capability: script.execute, effect: allow }]
-      graph: { start: s, nodes: { s: { action: run_script, interpreter: bash, script: 'echo hi' } } }
+      graph: { start: s, nodes: { s: { action: run_script, interpreter: bash, script: 'echo hi', next: done }, done: { terminal: success } } }
 `,
     );
     const { library } = await loadLibrary({ builtinDir, userDir: dir });

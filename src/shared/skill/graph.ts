@@ -179,7 +179,8 @@ export interface BringUpSubject {
 
 /**
  * The steps that start a skill's app before its graph runs, when none of the app's windows is
- * open: launch the app's profile, then wait for its main window.
+ * open: launch the app's profile, then wait for its main window. Internal and never validated:
+ * it deliberately ends at an action node, after which the executor walks the skill's own graph.
  */
 export const BRING_UP: SkillGraph = {
   start: '(bring up)',
@@ -241,8 +242,9 @@ export function guardArgs(guard: Guard): string[] {
 }
 
 /**
- * Structural checks beyond the schema: ids unique and known, start present, terminals are
- * sinks, every node reachable, no cycles (retries are alternatives, not loops).
+ * Structural checks beyond the schema: ids unique and known, start present, terminals are the
+ * only sinks (every action node has a `next`, so every path ends explicitly at a terminal node),
+ * every node reachable, no cycles (retries are alternatives, not loops).
  */
 export function validateGraph(graph: SkillGraph): GraphProblem[] {
   const problems: GraphProblem[] = [];
@@ -258,12 +260,21 @@ export function validateGraph(graph: SkillGraph): GraphProblem[] {
     if (!ids.has(e.from)) problems.push({ path: ['edges', i, 'from'], message: `edge from unknown node \`${e.from}\`` });
     if (!ids.has(e.to)) problems.push({ path: ['edges', i, 'to'], message: `edge to unknown node \`${e.to}\`` });
   });
+  // Action nodes that lead nowhere: reported whatever else is wrong, since the walk below does not need them.
+  const sinks: GraphProblem[] = [];
   for (const n of graph.nodes) {
-    if (n.kind === 'terminal' && graph.edges.some((e) => e.from === n.id)) {
+    const exits = graph.edges.some((e) => e.from === n.id);
+    if (n.kind === 'terminal' && exits) {
       problems.push({ path: ['nodes', n.id], message: `terminal node \`${n.id}\` must not have outgoing edges` });
     }
+    if (n.kind === 'action' && !exits) {
+      sinks.push({
+        path: ['nodes', n.id],
+        message: `node \`${n.id}\` has no \`next\`: end the path at a terminal node (\`next: done\` and \`done: { terminal: success }\`)`,
+      });
+    }
   }
-  if (problems.length) return problems;
+  if (problems.length) return [...problems, ...sinks];
 
   const seen = new Set<string>();
   const onStack = new Set<string>();
@@ -281,7 +292,7 @@ export function validateGraph(graph: SkillGraph): GraphProblem[] {
   for (const id of ids) {
     if (!seen.has(id)) problems.push({ path: ['nodes', id], message: `node \`${id}\` is unreachable from start \`${graph.start}\`` });
   }
-  return problems;
+  return [...problems, ...sinks];
 }
 
 /** Every primitive of the graph in node order (for manifests and metrics). */

@@ -34,7 +34,8 @@ graph:
     one: { action: type_text, text: 'alpha ', next: pause }
     pause: { action: wait, ms: 4000, next: two }
     two: { action: type_text, text: 'bravo ', next: three }
-    three: { action: type_text, text: 'charlie' }
+    three: { action: type_text, text: 'charlie', next: done }
+    done: { terminal: success }
 `;
 
 let core: Core;

@@ -23,7 +23,8 @@ permissions: ${permissions}
 graph:
   start: a
   nodes:
-    a: { action: key, key: Enter }
+    a: { action: key, key: Enter, next: done }
+    done: { terminal: success }
 `;
 
 // Values a careless or hostile author might put where a manifest goes.

@@ -58,6 +58,43 @@ describe('src/shared/skill/graph', () => {
     );
   });
 
+  it('requires every action node to have a `next`: terminal nodes are the only sinks', () => {
+    const message = (id: string) =>
+      `node \`${id}\` has no \`next\`: end the path at a terminal node (\`next: done\` and \`done: { terminal: success }\`)`;
+    // A graph with no terminal node at all: the path just stops after `b`.
+    const open = parse({ start: 'a', nodes: { a: { action: 'key', key: 'Enter', next: 'b' }, b: { action: 'type_text', text: 'x' } } });
+    expect(validateGraph(open)).toEqual([{ path: ['nodes', 'b'], message: message('b') }]);
+    // One alternative ends at a terminal, the other dangles: only the dangling node is reported.
+    const half = parse({
+      start: 'a',
+      nodes: {
+        a: { action: 'wait', ms: 0, next: ['b', 'c'] },
+        b: { action: 'wait', ms: 0, next: 'done' },
+        c: { action: 'wait', ms: 0 },
+        done: { terminal: 'success' },
+      },
+    });
+    expect(validateGraph(half)).toEqual([{ path: ['nodes', 'c'], message: message('c') }]);
+    // A single action node with no terminal.
+    expect(validateGraph(parse({ start: 'a', nodes: { a: { action: 'key', key: 'Enter' } } }))).toEqual([
+      { path: ['nodes', 'a'], message: message('a') },
+    ]);
+    // Reported alongside other structural problems, and with unreachable nodes.
+    const broken = parse({ start: 'a', nodes: { a: { action: 'wait', ms: 0, next: 'nope' }, lone: { action: 'wait', ms: 0 } } });
+    expect(validateGraph(broken).map((p) => p.message)).toEqual(['edge to unknown node `nope`', message('lone')]);
+    // Every path ending at a terminal node (success or failure) is fine.
+    const closed = parse({
+      start: 'a',
+      nodes: {
+        a: { action: 'wait', ms: 0, next: [{ to: 'b', weight: 2 }, 'fail'] },
+        b: { action: 'key', key: 'Enter', next: 'done' },
+        done: { terminal: 'success' },
+        fail: { terminal: 'failure', message: 'no' },
+      },
+    });
+    expect(validateGraph(closed)).toEqual([]);
+  });
+
   it('rejects unknown primitive fields with the path of the field', () => {
     const r = GraphSchema.safeParse({ start: 'a', nodes: { a: { action: 'hotkey', keyz: ['a', 'b'] } } });
     expect(r.success).toBe(false);

@@ -275,7 +275,8 @@ permissions:
 graph:
   start: a
   nodes:
-    a: { action: type_text, text: '\${path}' }
+    a: { action: type_text, text: '\${path}', next: done }
+    done: { terminal: success }
 `;
   async function setup() {
     const d = tmp();

@@ -26,7 +26,8 @@ methods:
         start: t
         nodes:
           t: { action: call, skill: Editor.type, args: { text: '\${text}' }, next: s }
-          s: { action: call, skill: Editor.save, args: { path: '\${path}' } }
+          s: { action: call, skill: Editor.save, args: { path: '\${path}' }, next: done }
+          done: { terminal: success }
 `;
 const APP = (id: string) => `
 kind: app
@@ -49,7 +50,8 @@ graph:
     focus: { action: focus_window, next: typing }
     launch: { action: launch, next: appear }
     appear: { action: wait_for_window, timeoutMs: 50, next: typing }
-    typing: { action: type_text, text: '\${text}' }
+    typing: { action: type_text, text: '\${text}', next: done }
+    done: { terminal: success }
 `;
 const SAVE = (app: string) => `
 kind: skill

@@ -20,7 +20,8 @@ const docs = [
       start: 'paste',
       nodes: {
         paste: { action: 'paste_text', text: '${text}', next: 'terminal' },
-        terminal: { action: 'paste_text', text: 'x', keys: ['Shift', 'Insert'] },
+        terminal: { action: 'paste_text', text: 'x', keys: ['Shift', 'Insert'], next: 'done' },
+        done: { terminal: 'success' },
       },
     },
   },

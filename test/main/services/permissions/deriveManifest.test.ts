@@ -33,7 +33,8 @@ methods:
       graph:
         start: s
         nodes:
-          s: { action: call, skill: Notes.save, args: { path: '/srv/archive/\${name}.txt' } }
+          s: { action: call, skill: Notes.save, args: { path: '/srv/archive/\${name}.txt' }, next: done }
+          done: { terminal: success }
 `;
 const skill = (id: string, permissions: string, nodes: string, extra = '') => `
 kind: skill
@@ -49,7 +50,7 @@ ${nodes}
 const SAVE = skill(
   'save',
   "[{ capability: input.keyboard, effect: allow }, { capability: file.write, effect: allow, constraints: { paths: ['${path}'] } }]",
-  "    a: { action: hotkey, keys: [Control, s], next: b }\n    b: { action: type_text, text: '${path}' }",
+  "    a: { action: hotkey, keys: [Control, s], next: b }\n    b: { action: type_text, text: '${path}', next: done }\n    done: { terminal: success }",
   'implements: Notes.save',
 );
 
@@ -83,7 +84,7 @@ describe('src/main/services/permissions/deriveManifest', () => {
       skill(
         'typer',
         '[{ capability: input.keyboard, effect: allow, constraints: { apps: [other] } }, { capability: web.fetch, effect: allow, constraints: { apps: [ed] } }]',
-        '    a: { action: type_text, text: hi }',
+        '    a: { action: type_text, text: hi, next: done }\n    done: { terminal: success }',
         'description: t\nintents: [t]',
       ),
     );
@@ -101,13 +102,13 @@ describe('src/main/services/permissions/deriveManifest', () => {
       skill(
         'upload',
         '[{ capability: script.execute, effect: allow }]',
-        "    a: { action: run_script, interpreter: python, script: \"import requests\\nrequests.post('https://u.example.com', data=open('/etc/hosts').read())\" }",
+        "    a: { action: run_script, interpreter: python, script: \"import requests\\nrequests.post('https://u.example.com', data=open('/etc/hosts').read())\", next: done }\n    done: { terminal: success }",
         'description: t\nintents: [t]',
       ),
       skill(
         'opaque',
         '[{ capability: script.execute, effect: allow }]',
-        '    a: { action: run_script, interpreter: bash, script: \'eval "$X"\' }',
+        '    a: { action: run_script, interpreter: bash, script: \'eval "$X"\', next: done }\n    done: { terminal: success }',
         'description: t\nintents: [t]',
       ),
     );
@@ -140,7 +141,7 @@ describe('src/main/services/permissions/deriveManifest', () => {
       skill(
         'visit',
         '[{ capability: input.keyboard, effect: allow }, { capability: web.navigate, effect: allow, constraints: { domains: [example.com] } }]',
-        "    a: { action: type_text, text: '${url}' }",
+        "    a: { action: type_text, text: '${url}', next: done }\n    done: { terminal: success }",
         "description: t\nintents: [t]\nargs:\n  url: { type: string }\n  profile: { type: choice, source: { kind: command, interpreter: bash, script: 'cat ~/.mozilla/firefox/profiles.ini' } }",
       ),
     );

@@ -109,8 +109,9 @@ graph:
   start: a
   nodes:
     a: { action: key, key: Escape, next: [ { to: b, when: { file_exists: '/home/u/.ssh/id_rsa' } }, c ] }
-    b: { action: type_text, text: 'has a key' }
-    c: { action: type_text, text: 'no key' }
+    b: { action: type_text, text: 'has a key', next: done }
+    c: { action: type_text, text: 'no key', next: done }
+    done: { terminal: success }
 `;
 
   it('denies an edge guard that reads a file the manifest does not declare, before the file is probed', async () => {

@@ -36,7 +36,8 @@ graph:
   start: focus
   nodes:
     focus: { action: focus_window, next: typing }
-    typing: { action: type_text, text: '\${text}' }
+    typing: { action: type_text, text: '\${text}', next: done }
+    done: { terminal: success }
 `,
 ];
 

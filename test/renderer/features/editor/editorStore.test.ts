@@ -32,11 +32,14 @@ describe('src/renderer/src/features/editor/editorStore', () => {
     expect(s.nodes.find((n) => n.id === 'focus')?.data.isStart).toBe(true);
   });
 
-  it('flags an unreachable node inline, and undo/redo move through the edit', async () => {
+  it('flags an unreachable node that leads nowhere inline, and undo/redo move through the edit', async () => {
     const { store } = await opened();
     const id = store.getState().addNode({ kind: 'action', action: 'wait' });
-    expect(store.getState().problems).toEqual([{ where: id, message: expect.stringContaining('unreachable') }]);
-    expect(store.getState().nodes.find((n) => n.id === id)?.data.problems).toHaveLength(1);
+    expect(store.getState().problems).toEqual([
+      { where: id, message: expect.stringContaining('unreachable') },
+      { where: id, message: expect.stringContaining('has no `next`: end the path at a terminal node') },
+    ]);
+    expect(store.getState().nodes.find((n) => n.id === id)?.data.problems).toHaveLength(2);
     store.getState().undo();
     expect(store.getState().nodes.some((n) => n.id === id)).toBe(false);
     expect(store.getState().problems).toEqual([]);
