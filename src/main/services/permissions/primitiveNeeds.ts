@@ -1,8 +1,9 @@
 import type { NeedContext, ScriptAnalyser, StepNeeds } from '../../../shared/permissions/needs';
 import type { PermissionTarget } from '../../../shared/permissions/policy';
 import { stepNeeds } from '../../../shared/permissions/stepNeeds';
-import type { AppDoc, Primitive, Skill, SourceRef } from '../../../shared/skill';
+import { primitiveInput, type AppDoc, type Primitive, type Skill, type SourceRef } from '../../../shared/skill';
 import { inferScript } from './inference';
+import { inputEffects } from './inputEffects';
 import { isSecretPath } from './inference/paths';
 import type { ScriptLanguage } from './inference/types';
 
@@ -28,15 +29,20 @@ export function primitiveNeeds(
     args?: Readonly<Record<string, unknown>>;
     screenshot?: boolean;
     infer: ScriptInferrer;
-    /** The app's profile, for what a `launch` runs. */
-    profile?: LaunchProfile;
+    /** The app's profile, for what a `launch` runs and which program its input reaches. */
+    profile?: LaunchProfile & Partial<Pick<AppDoc, 'windows'>>;
   },
 ): StepNeeds {
-  return stepNeeds(skill.args, primitive, needContext(opts.app ?? skill.app, opts.infer, opts.profile), {
+  const app = opts.app ?? skill.app;
+  const step = stepNeeds(skill.args, primitive, needContext(app, opts.infer, opts.profile), {
     ...(opts.raw && { raw: opts.raw }),
     ...(opts.args && { values: opts.args }),
     ...(opts.screenshot && { screenshot: true }),
   });
+  // Typing into a registry editor or a terminal does what is typed.
+  if (!primitiveInput(primitive) || !app) return step;
+  const extra = inputEffects(app, opts.profile?.windows, primitive.action);
+  return extra.length ? { ...step, needs: [...step.needs, ...extra] } : step;
 }
 
 /** What a launch of an app runs: its profile's command, and whether the profile ships with SkillDesk. */
