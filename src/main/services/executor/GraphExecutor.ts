@@ -94,6 +94,16 @@ export class GraphExecutor {
       emit({ type: 'run_finished', result });
       return result;
     };
+    const journalStart = (kept: Record<string, unknown>) =>
+      this.deps.journal?.startRun({
+        id: runId,
+        skillId,
+        ...(appId && { app: appId }),
+        args: kept,
+        dryRun,
+        startedAt,
+        ...parentOf(request),
+      });
     let skill: Skill;
     let values: ArgValues;
     try {
@@ -104,27 +114,10 @@ export class GraphExecutor {
       values = this.checkArgs(skill, args, appId);
     } catch (err) {
       // Arguments that were refused are kept only in part: they may be anything, of any size.
-      const kept = boundedArgs(args);
-      this.deps.journal?.startRun({
-        id: runId,
-        skillId,
-        ...(appId && { app: appId }),
-        args: kept,
-        dryRun,
-        startedAt,
-        ...parentOf(request),
-      });
+      journalStart(boundedArgs(args));
       return finish('failed', { error: toRunError(err) });
     }
-    this.deps.journal?.startRun({
-      id: runId,
-      skillId,
-      ...(appId && { app: appId }),
-      args: values,
-      dryRun,
-      startedAt,
-      ...parentOf(request),
-    });
+    journalStart(values);
     emit({ type: 'run_started', runId, skillId, ...(appId && { app: appId }), args: values });
     const world: RunWorld = {
       dryRun,
