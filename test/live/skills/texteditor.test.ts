@@ -29,6 +29,25 @@ describe('skills/interfaces/TextEditor.yaml (live)', () => {
     expect(readFileSync(path, 'latin1')).toBe(TRICKY_TEXT.replaceAll('\n', '\r\n'));
   });
 
+  it.each([
+    ['wine-notepad', 'notepad.exe', (t: string) => t.replaceAll('\n', '\r\n'), 'latin1'],
+    ['mousepad', 'mousepad', (t: string) => t, 'utf8'],
+  ] as const)(
+    'pastes long text through the clipboard into %s, byte-exact, instead of typing it',
+    async (app, process, onDisk, encoding) => {
+      killApps(process);
+      const path = join(dir, `${app}-long.txt`);
+      const text = Array.from({ length: 6 }, (_, i) => `${i}: ${TRICKY_TEXT}`).join('\n');
+      expect(text.length).toBeGreaterThan(200);
+      const r = await core.runSkill({ skill: 'TextEditor.write_file', app, args: { path, text } });
+      expect(r.error?.message).toBeUndefined();
+      // The text goes in by one paste (the path in the save dialog is still typed).
+      const entry = r.steps.filter((st) => st.skillId === `${app}.type_text` && ['paste_text', 'type_text'].includes(st.primitive));
+      expect(entry.map((st) => [st.primitive, st.outcome])).toEqual([['paste_text', 'ok']]);
+      expect(readFileSync(path, encoding)).toBe(onDisk(text));
+    },
+  );
+
   it('replaces an existing file through the overwrite confirmation in Wine Notepad', async () => {
     const path = join(dir, 'existing.txt');
     writeFileSync(path, 'old content');
