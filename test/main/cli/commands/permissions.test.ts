@@ -80,6 +80,7 @@ describe('src/main/cli/commands/permissions', () => {
     expect(r.derived.map((n: { capability: string }) => n.capability)).toEqual([
       'app.launch',
       'app.window',
+      'clipboard.write',
       'file.read',
       'file.write',
       'input.keyboard',
