@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { GuardSchema, guardConditions, type Guard, type WaitCondition } from './conditions';
+import { BRING_UP, bringsUpItsApp, type BringUpSubject } from './bringUp';
 import { PrimitiveSchema, primitiveInto, type Primitive } from './primitives';
 
 /**
@@ -168,39 +169,6 @@ export function graphVariables(graph: SkillGraph): string[] {
     if (into) vars.add(into);
   }
   return [...vars];
-}
-
-/** What decides whether a skill brings its app up: its app, its manifest and its graph. */
-export interface BringUpSubject {
-  app: string | undefined;
-  permissions: readonly { capability: string; effect: string }[];
-  graph: SkillGraph;
-}
-
-/**
- * The steps that start a skill's app before its graph runs, when none of the app's windows is
- * open: launch the app's profile, then wait for its main window. Internal and never validated:
- * it deliberately ends at an action node, after which the executor walks the skill's own graph.
- */
-export const BRING_UP: SkillGraph = {
-  start: '(bring up)',
-  nodes: [
-    { id: '(bring up)', kind: 'action', primitive: { action: 'launch' } },
-    { id: '(bring up: window)', kind: 'action', primitive: { action: 'wait_for_window', timeoutMs: 30_000 } },
-  ],
-  edges: [{ from: '(bring up)', to: '(bring up: window)' }],
-};
-
-/**
- * Whether a skill starts its app first when the app is not running (a precondition every app skill
- * has): a skill of an app whose manifest allows launching it, and whose graph does not launch the
- * app itself (such a skill handles a closed app its own way, like new_document's launch alternative).
- * Without `app.launch` in the manifest nothing is started and the skill's first window step fails.
- */
-export function bringsUpItsApp(skill: Partial<BringUpSubject>): boolean {
-  if (!skill.app || !skill.graph) return false;
-  const launches = (skill.permissions ?? []).some((e) => e.effect !== 'deny' && ['app.launch', 'app.*', '*'].includes(e.capability));
-  return launches && !skill.graph.nodes.some((n) => n.kind === 'action' && n.primitive.action === 'launch');
 }
 
 /** A step the mediator is asked about: a graph node, the skill's `verify`, or a condition an edge guard reads. */

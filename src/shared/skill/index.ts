@@ -4,6 +4,7 @@ export * from './conditions';
 export * from './interpreters';
 export * from './primitives';
 export * from './graph';
+export * from './bringUp';
 export * from './documents';
 export * from './template';
 export * from './library';
