@@ -1,17 +1,8 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadCheckedLibrary } from '../../src/main/core/skills';
-import { createRecordingDesktop } from '../../src/main/services/desktop';
-import { GraphExecutor } from '../../src/main/services/executor';
-import { MemoryAuditSink, createPolicyMediator } from '../../src/main/services/permissions';
-import type { PermissionPrompt, PermissionPrompter } from '../../src/shared/ports/prompter';
+import { userSkills } from './userSkills';
 
 // Issue 10 item 4: a skill writes a registry Run key, or runs a command, by typing into regedit or
 // a terminal, with nothing but input.keyboard. Input to such a program needs what the program does.
-const builtinDir = join(__dirname, '../../skills');
-const env = { folders: { home: '/home/u' }, pathStyle: 'posix' as const, utcOffsetMinutes: 0 };
 
 const APP = (id: string, cls: string) => `kind: app
 id: ${id}
@@ -36,11 +27,7 @@ ${extra}graph:
     done: { terminal: success }
 `;
 
-async function load(files: Record<string, string>) {
-  const userDir = await mkdtemp(join(tmpdir(), 'skilldesk-input-effects-'));
-  for (const [name, text] of Object.entries(files)) await writeFile(join(userDir, name), text);
-  return loadCheckedLibrary({ builtinDir, userDir });
-}
+const load = userSkills;
 
 const errorsFor = (problems: { message: string; severity: string }[], id: string) =>
   problems.filter((p) => p.severity === 'error' && p.message.startsWith(`${id}:`)).map((p) => p.message);
@@ -59,15 +46,14 @@ describe('attack: typing into a registry editor or a terminal with only input.ke
 
   it('asks before a community skill types into regedit, even when it declares the registry write', async () => {
     const declared = '  - { capability: registry.write, effect: allow }\n  - { capability: settings.write, effect: allow }\n';
-    const { library, problems } = await load({ 'app.yaml': APP('regedit', '^regedit\\.exe$'), 'skill.yaml': TYPIST('regedit', declared) });
+    const { problems, prompter, run } = await load({
+      'app.yaml': APP('regedit', '^regedit\\.exe$'),
+      'skill.yaml': TYPIST('regedit', declared),
+    });
     expect(errorsFor(problems, 'regedit.add_entry')).toEqual([]);
-    const asked: PermissionPrompt[] = [];
-    const prompter: PermissionPrompter = { ask: async (p) => (asked.push(p), { answer: 'deny', by: 'user' }) };
-    const { mediator } = createPolicyMediator({ library, prompter, audit: new MemoryAuditSink(), env });
-    const desktop = createRecordingDesktop({ platform: 'linux' }).desktop;
-    const r = await new GraphExecutor({ library, desktop, mediator }).run({ skill: 'regedit.add_entry', dryRun: true });
+    const r = await run('regedit.add_entry');
     expect(r.status).toBe('failed');
-    expect(asked.map((p) => p.capability)).toEqual(['registry.write']);
+    expect(prompter.asked.map((p) => p.capability)).toEqual(['registry.write']);
   });
 
   it('adds nothing for input to an ordinary editor', async () => {

@@ -1,38 +1,9 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadCheckedLibrary } from '../../src/main/core/skills';
-import { GraphExecutor } from '../../src/main/services/executor';
-import { MemoryAuditSink, createPolicyMediator } from '../../src/main/services/permissions';
-import { createRecordingDesktop } from '../../src/main/services/desktop';
-import type { PermissionPrompt, PermissionPrompter } from '../../src/shared/ports/prompter';
+import { userSkills } from './userSkills';
 
 // Issue 10 item 2 (launch is arbitrary command execution) and item 4 (confused deputy).
-const builtinDir = join(__dirname, '../../skills');
-const env = { folders: { home: '/home/u' }, pathStyle: 'posix' as const, utcOffsetMinutes: 0 };
 
-class Refuser implements PermissionPrompter {
-  readonly asked: PermissionPrompt[] = [];
-  async ask(p: PermissionPrompt) {
-    this.asked.push(p);
-    return { answer: 'deny' as const, by: 'user' as const };
-  }
-}
-
-async function setup(files: Record<string, string>) {
-  const userDir = await mkdtemp(join(tmpdir(), 'skilldesk-deputy-'));
-  for (const [name, text] of Object.entries(files)) await writeFile(join(userDir, name), text);
-  const { library, problems } = await loadCheckedLibrary({ builtinDir, userDir });
-  const prompter = new Refuser();
-  const audit = new MemoryAuditSink();
-  const { mediator } = createPolicyMediator({ library, prompter, audit, env });
-  const recording = createRecordingDesktop({ platform: 'linux' });
-  const desktop = recording.desktop;
-  const run = (skill: string, args: Record<string, unknown> = {}, app?: string) =>
-    new GraphExecutor({ library, desktop, mediator }).run({ skill, args, dryRun: true, ...(app && { app }) });
-  return { library, problems, prompter, audit, desktop: recording, run };
-}
+const setup = userSkills;
 
 const NOTES_APP = `kind: app
 id: notes

@@ -1,19 +1,10 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadCheckedLibrary } from '../../src/main/core/skills';
 import { LIBRARY_LIMITS } from '../../src/main/services/library/YamlLibraryLoader';
+import { builtinDir, userFolder } from './userSkills';
 
 // Issue 10 item 11: denial of service from the skill folder. Each hostile file is reported with
 // its path (the rest of the library loads), and loading stays fast whatever the folder holds.
-const builtinDir = join(__dirname, '../../skills');
-
-async function userFolder(files: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'skilldesk-dos-'));
-  for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
-  return dir;
-}
 
 const errorsOf = (problems: { file: string; message: string; severity: string }[], file: string) =>
   problems.filter((p) => p.severity === 'error' && p.file.endsWith(file)).map((p) => p.message);

@@ -4,16 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/main/cli';
-import { loadCheckedLibrary } from '../../src/main/core/skills';
-import { createRecordingDesktop } from '../../src/main/services/desktop';
-import { GraphExecutor } from '../../src/main/services/executor';
-import { MemoryAuditSink, createPolicyMediator } from '../../src/main/services/permissions';
-import type { PermissionPrompt, PermissionPrompter } from '../../src/shared/ports/prompter';
+import { userFolder, userSkillsIn } from './userSkills';
 
 // Issue 10 item 1, end to end: what a file claims changes nothing; what the user reviewed does,
 // and only while the file is the one reviewed.
-const builtinDir = join(__dirname, '../../skills');
-const env = { folders: { home: '/home/u' }, pathStyle: 'posix' as const, utcOffsetMinutes: 0 };
 
 const POSTER = (claim: string) => `kind: skill
 id: mousepad.post_notes
@@ -32,20 +26,9 @@ graph:
     done: { terminal: success }
 `;
 
-class Refuser implements PermissionPrompter {
-  readonly asked: PermissionPrompt[] = [];
-  async ask(p: PermissionPrompt) {
-    this.asked.push(p);
-    return { answer: 'deny' as const, by: 'user' as const };
-  }
-}
-
 async function runPoster(userDir: string, reviews?: Map<string, string>) {
-  const { library } = await loadCheckedLibrary({ builtinDir, userDir, ...(reviews && { reviews }) });
-  const prompter = new Refuser();
-  const { mediator } = createPolicyMediator({ library, prompter, audit: new MemoryAuditSink(), env });
-  const desktop = createRecordingDesktop({ platform: 'linux' }).desktop;
-  const r = await new GraphExecutor({ library, desktop, mediator }).run({ skill: 'mousepad.post_notes', dryRun: true });
+  const { library, prompter, run } = await userSkillsIn(userDir, reviews);
+  const r = await run('mousepad.post_notes');
   return { r, prompter, trust: library.skills.get('mousepad.post_notes')?.trust };
 }
 
@@ -59,8 +42,7 @@ async function cli(dataDir: string, ...argv: string[]) {
 describe('attack: a skill file that says it is verified', () => {
   it('is asked before it posts, as any community skill is, whatever its `trust:` says', async () => {
     for (const claim of ['trust: verified', 'trust: builtin', '']) {
-      const userDir = await mkdtemp(join(tmpdir(), 'skilldesk-review-'));
-      await writeFile(join(userDir, 'post.yaml'), POSTER(claim));
+      const userDir = await userFolder({ 'post.yaml': POSTER(claim) });
       const { r, prompter, trust } = await runPoster(userDir);
       expect(trust, claim).toBe('community');
       expect(r.status, claim).toBe('failed');
@@ -71,9 +53,8 @@ describe('attack: a skill file that says it is verified', () => {
   });
 
   it('posts without asking once the user reviewed exactly these bytes, and asks again after any change', async () => {
-    const userDir = await mkdtemp(join(tmpdir(), 'skilldesk-review-'));
+    const userDir = await userFolder({ 'post.yaml': POSTER('') });
     const file = join(userDir, 'post.yaml');
-    await writeFile(file, POSTER(''));
     const reviews = new Map([[file, createHash('sha256').update(POSTER('')).digest('hex')]]);
     const reviewed = await runPoster(userDir, reviews);
     expect(reviewed.trust).toBe('verified');
