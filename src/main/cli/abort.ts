@@ -17,3 +17,16 @@ export async function withSigintAbort<T>(out: Output, work: (signal: AbortSignal
     process.off('SIGINT', onSigint);
   }
 }
+
+/** Resolves on Ctrl+C or SIGTERM: how a serving command (serve, desktop-host) waits to be stopped. */
+export function untilInterrupted(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}

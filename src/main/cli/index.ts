@@ -11,6 +11,9 @@ import { registerRunCommand } from './commands/run';
 import { registerServeCommand } from './commands/serve';
 import { registerRunsCommands } from './commands/runs';
 import { registerSkillsCommands } from './commands/skills';
+import { configureDesktopHostCommand, DESKTOP_TOKEN_ENV, readSecretFile } from './commands/desktopHost';
+import type { RemoteDesktopOptions } from '../services/desktopHost';
+import { readFileSync } from 'node:fs';
 import type { CliContext } from './context';
 import { stdio, type Output } from './output';
 
@@ -19,6 +22,12 @@ export function buildProgram(output: Output = stdio, state = { exitCode: 0 }): {
   const program = new Command('skilldesk')
     .description('SkillDesk: operate desktop applications through verifiable, permission-bearing skills')
     .option('--data-dir <dir>', 'data folder (store, user skills, screenshots); default: SKILLDESK_DATA_DIR or the per-OS app-data folder')
+    .option(
+      '--desktop <url>',
+      `drive the desktop of a desktop host (\`skilldesk desktop-host\`) instead of this one; token from ${DESKTOP_TOKEN_ENV} or --desktop-token-file`,
+    )
+    .option('--desktop-token-file <path>', 'read the desktop host token from this file')
+    .option('--desktop-ca <pem>', 'CA certificate (PEM file) to trust for an https desktop host')
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ writeOut: (s) => output.out(s.trimEnd()), writeErr: (s) => output.err(s.trimEnd()) })
     .exitOverride();
@@ -26,7 +35,11 @@ export function buildProgram(output: Output = stdio, state = { exitCode: 0 }): {
   const ctx: CliContext = {
     ...output,
     dataDir: () => program.opts<{ dataDir?: string }>().dataDir ?? defaultDataDir(),
-    core: () => (core ??= createNodeCore({ dataDir: ctx.dataDir(), interactive: Boolean(process.stdin.isTTY) })),
+    core: () =>
+      (core ??= Promise.resolve().then(() => {
+        const desktopHost = desktopHostOptions(program.opts<GlobalFlags>());
+        return createNodeCore({ dataDir: ctx.dataDir(), interactive: Boolean(process.stdin.isTTY), ...(desktopHost && { desktopHost }) });
+      })),
     loadLibrary: async () => (await ctx.core()).loadLibrary(),
     setExitCode: (code) => {
       state.exitCode = code;
@@ -45,7 +58,31 @@ export function buildProgram(output: Output = stdio, state = { exitCode: 0 }): {
   registerPermissionsCommands(program, ctx);
   registerAuditCommands(program, ctx);
   registerServeCommand(program, ctx);
+  configureDesktopHostCommand(program.command('desktop-host'), output);
   return { program, ctx };
+}
+
+interface GlobalFlags {
+  desktop?: string;
+  desktopTokenFile?: string;
+  desktopCa?: string;
+}
+
+/** `--desktop` and its token: the desktop host to drive, if any. */
+function desktopHostOptions(o: GlobalFlags): RemoteDesktopOptions | undefined {
+  if (!o.desktop) {
+    if (o.desktopTokenFile || o.desktopCa)
+      throw new SkillDeskError('cli.bad_desktop', '--desktop-token-file and --desktop-ca need --desktop <url>');
+    return undefined;
+  }
+  const token = o.desktopTokenFile ? readSecretFile(o.desktopTokenFile, '--desktop-token-file') : process.env[DESKTOP_TOKEN_ENV]?.trim();
+  if (!token) {
+    throw new SkillDeskError(
+      'cli.bad_desktop',
+      `--desktop needs the token the desktop host printed: set ${DESKTOP_TOKEN_ENV} or pass --desktop-token-file (never on the command line, where other users can read it)`,
+    );
+  }
+  return { url: o.desktop, token, ...(o.desktopCa && { ca: readFileSync(o.desktopCa) }) };
 }
 
 /** Runs the CLI; resolves to the process exit code. */

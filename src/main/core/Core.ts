@@ -38,8 +38,8 @@ export interface CoreOptions {
   sessionId?: string;
   /** Builds the live desktop on the first live run (nut.js needs a display). */
   createDesktop: () => Promise<Desktop>;
-  /** The recording desktop used for dry runs. */
-  createDryRunDesktop: () => Desktop;
+  /** The recording desktop used for dry runs (for the platform of the live desktop). */
+  createDryRunDesktop: () => Desktop | Promise<Desktop>;
   /** The mediator for a run; dry runs get the same one so denials show up before anything is touched. */
   createMediator: (core: Core) => ActionMediator;
   /** Grants answered "allow for this session" by the mediator's session, when it keeps one. */
@@ -125,7 +125,7 @@ export class Core {
   /** Runs a skill (live, or dry with the recording desktop). */
   async runSkill(request: RunRequest): Promise<RunResult> {
     const { library } = await this.loadLibrary();
-    const desktop = request.dryRun ? this.options.createDryRunDesktop() : await this.desktop();
+    const desktop = request.dryRun ? await this.options.createDryRunDesktop() : await this.desktop();
     const screenshotDir = join(this.options.dataDir, 'screenshots');
     const executor = new GraphExecutor({
       library,

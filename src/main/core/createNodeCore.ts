@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { Desktop } from '../../shared/ports/desktop';
 import type { Grounder } from '../../shared/ports/grounding';
 import type { PermissionPrompter } from '../../shared/ports/prompter';
 import { TerminalPrompter } from '../services/permissions';
 import { createRecordingDesktop } from '../services/desktop/RecordingDesktop';
+import type { RemoteDesktopOptions } from '../services/desktopHost';
 import { createLlmClient, type LlmClient } from '../services/llm';
 import { openStore } from '../services/store';
 import { Core, type CoreOptions } from './Core';
@@ -20,6 +22,8 @@ export interface NodeCoreOptions {
   prompter?: PermissionPrompter;
   /** Path of a better-sqlite3 addon built for the current runtime (Electron). */
   nativeBinding?: string;
+  /** Drive the desktop of a desktop host (`skilldesk desktop-host`) instead of this machine's. */
+  desktopHost?: RemoteDesktopOptions;
   overrides?: Partial<CoreOptions>;
 }
 
@@ -38,8 +42,12 @@ export async function createNodeCore(opts: NodeCoreOptions): Promise<Core> {
     sessionId,
     db: store.db,
     ...(opts.builtinSkillsDir && { builtinSkillsDir: opts.builtinSkillsDir }),
-    createDesktop: async () => (await import('../services/desktop')).createDesktop(),
-    createDryRunDesktop: () => createRecordingDesktopSync(),
+    createDesktop: async () => {
+      if (opts.desktopHost) return (await import('../services/desktopHost')).connectDesktopHost(opts.desktopHost);
+      return (await import('../services/desktop')).createDesktop();
+    },
+    // A dry run against a desktop host plans for the host's platform (its app implementations).
+    createDryRunDesktop: async () => createRecordingDesktopSync(opts.desktopHost ? (await core.desktop()).platform : undefined),
     createMediator: permissions.createMediator,
     sessionGrants: permissions.sessionGrants,
     runs: new SqliteRunRepository(store.db, sessionId),
@@ -57,8 +65,8 @@ export async function createNodeCore(opts: NodeCoreOptions): Promise<Core> {
 
 // A static import: the bundler leaves a relative `require()` unresolved in out/main, where
 // `../services/desktop` does not exist. The recording desktop loads nothing native.
-function createRecordingDesktopSync() {
-  return createRecordingDesktop().desktop;
+function createRecordingDesktopSync(platform?: Desktop['platform']) {
+  return createRecordingDesktop(platform ? { platform } : {}).desktop;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { SkillDeskError } from '../../../shared/errors';
 import { HOST_URL_NOTE, startHost } from '../../host';
+import { untilInterrupted } from '../abort';
 import type { CliContext } from '../context';
 
 /** `serve [--port]`: host mode, the UI in a browser on 127.0.0.1 with a per-launch token. */
@@ -28,15 +29,7 @@ Example:
       const host = await startHost({ dataDir: ctx.dataDir(), port });
       ctx.out(`SkillDesk host mode: open ${host.server.url}`);
       ctx.err(HOST_URL_NOTE);
-      await new Promise<void>((resolve) => {
-        const stop = (): void => {
-          process.off('SIGINT', stop);
-          process.off('SIGTERM', stop);
-          resolve();
-        };
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
-      });
+      await untilInterrupted();
       await host.close();
     });
 }
