@@ -1,97 +1,143 @@
-import { basename } from 'node:path';
+import { createRequire } from 'node:module';
+import { basename, dirname } from 'node:path';
 import type { WindowInfo, WindowManager } from '../../../shared/ports/desktop';
 import { DesktopError } from './errors';
 
-/** The slice of node-window-manager used here (the package is optional and loaded lazily). */
-interface NwmWindow {
-  id: number;
-  processId: number;
-  path: string;
-  getTitle(): string;
-  getBounds(): { x?: number; y?: number; width?: number; height?: number };
-  isVisible(): boolean;
-  isWindow(): boolean;
-  bringToTop(): void;
-  restore(): void;
+/**
+ * The slice of node-window-manager's native addon used here. The addon is called directly: the
+ * package's JavaScript layer loads `extract-file-icon` (a second native module, for window icons
+ * SkillDesk never shows) as soon as a window object is made.
+ */
+export interface NwmAddon {
+  getWindows(): number[];
+  /** GetForegroundWindow: 0 when no window is in the foreground. */
+  getActiveWindow(): number;
+  getWindowTitle(handle: number): string;
+  getWindowBounds(handle: number): { x: number; y: number; width: number; height: number };
+  /** Process id and executable path ('' when the process cannot be opened). */
+  initWindow(handle: number): { processId: number; path: string };
+  isWindow(handle: number): boolean;
+  isWindowVisible(handle: number): boolean;
+  getMonitors(): number[];
+  getMonitorInfo(monitor: number): { bounds: { x: number; y: number; width: number; height: number }; isPrimary: boolean };
+  getMonitorScaleFactor(monitor: number): number;
 }
 
-interface NwmModule {
-  windowManager: {
-    getWindows(): NwmWindow[];
-    getActiveWindow(): NwmWindow;
-  };
-}
-
-/** Loads node-window-manager, or explains how to get it. */
-export async function loadNodeWindowManager(): Promise<NwmModule> {
-  const name = 'node-window-manager';
+/**
+ * Loads node-window-manager's addon the way the package does (node-gyp-build: `build/Release`
+ * from a local build, else `prebuilds/win32-x64`), or explains how to get it.
+ */
+export function loadNodeWindowManager(): NwmAddon {
   try {
-    const mod = (await import(/* @vite-ignore */ name)) as NwmModule & { default?: NwmModule };
-    return mod.windowManager ? mod : (mod.default as NwmModule);
+    const local = createRequire(__filename);
+    const pkg = local.resolve('node-window-manager/package.json');
+    const fromPkg = createRequire(pkg);
+    const nodeGypBuild = fromPkg('node-gyp-build') as (dir: string) => NwmAddon;
+    return nodeGypBuild(dirname(pkg));
   } catch (err) {
     throw new DesktopError(
       'desktop.no_window_manager',
-      `Windows needs the optional package node-window-manager (\`npm install node-window-manager\`): ${(err as Error).message}`,
+      `Windows needs node-window-manager's native addon, built for this machine (\`npm rebuild node-window-manager\`, or a prebuild under its prebuilds/win32-x64): ${(err as Error).message}`,
     );
   }
 }
 
-/**
- * Windows on Win32 through node-window-manager. It cannot close windows, so `close` is given
- * by the caller (focus, then Alt+F4, which sends WM_CLOSE like the title-bar button).
- */
+/** Focus is confirmed by polling the foreground window for this long. */
+const FOCUS_WAIT_MS = 2_000;
+const FOCUS_POLL_MS = 20;
+
+/** What the window manager cannot do with node-window-manager alone, given by the composition root. */
+export interface Win32WindowActions {
+  /**
+   * Brings a window to the foreground (nut.js's `focusWindow`: restore if minimised, then
+   * SetForegroundWindow). Not node-window-manager's `bringToTop`: after SetForegroundWindow it
+   * attaches to the foreground thread and calls SetFocus/SetActiveWindow on another process's
+   * window, which can leave no foreground window at all (seen under Wine: GetForegroundWindow
+   * then answers 0, and keystrokes go nowhere).
+   */
+  raise(handle: number): Promise<void>;
+  /** Closes a window politely (focus, then Alt+F4, which sends WM_CLOSE like the title-bar button). */
+  close(id: string): Promise<void>;
+}
+
+/** Windows on Win32: listing and facts through node-window-manager's addon, raising through nut.js. */
 export class NodeWindowManager implements WindowManager {
   constructor(
-    private readonly nwm: NwmModule,
-    private readonly closeWindow: (id: string) => Promise<void>,
+    private readonly addon: NwmAddon,
+    private readonly actions: Win32WindowActions,
   ) {}
 
   async list(): Promise<WindowInfo[]> {
-    return this.nwm.windowManager
-      .getWindows()
-      .filter((w) => w.isWindow() && w.isVisible() && w.getTitle() !== '')
-      .map(describe);
+    const out: WindowInfo[] = [];
+    for (const handle of this.addon.getWindows()) {
+      if (!this.addon.isWindowVisible(handle)) continue;
+      const w = this.describe(handle);
+      // Titled windows of a process SkillDesk can see are the ones a person could switch to.
+      if (w && w.title !== '') out.push(w);
+    }
+    return out;
   }
 
   async active(): Promise<WindowInfo | undefined> {
-    const w = this.nwm.windowManager.getActiveWindow();
-    return w && w.isWindow() ? describe(w) : undefined;
+    // 0 while no window is in the foreground, e.g. between one window losing focus and the next
+    // one getting it: "no active window", not a window without a title.
+    const handle = this.addon.getActiveWindow();
+    return handle ? this.describe(handle) : undefined;
   }
 
   async focus(id: string): Promise<void> {
-    const w = this.find(id);
-    w.restore();
-    w.bringToTop();
-    for (let i = 0; i < 50; i++) {
-      if (String(this.nwm.windowManager.getActiveWindow()?.id) === id) return;
-      await new Promise((r) => setTimeout(r, 20));
-      if (i === 10) w.bringToTop();
+    const handle = this.handle(id);
+    await this.actions.raise(handle);
+    const deadline = Date.now() + FOCUS_WAIT_MS;
+    let retried = false;
+    while (Date.now() < deadline) {
+      if (this.addon.getActiveWindow() === handle) return;
+      await new Promise((r) => setTimeout(r, FOCUS_POLL_MS));
+      // Windows may ignore the first SetForegroundWindow of a process that is not in front.
+      if (!retried && Date.now() > deadline - FOCUS_WAIT_MS / 2) {
+        retried = true;
+        await this.actions.raise(handle);
+      }
     }
     throw new DesktopError(
       'window.focus_failed',
-      `Window \`${id}\` did not come to the foreground (Windows may refuse focus changes while another app is in front)`,
+      `Window \`${id}\` did not come to the foreground within ${FOCUS_WAIT_MS} ms (Windows may refuse focus changes while another app is in front)`,
     );
   }
 
   async close(id: string): Promise<void> {
-    this.find(id);
-    await this.closeWindow(id);
+    this.handle(id);
+    await this.actions.close(id);
   }
 
-  private find(id: string): NwmWindow {
-    const w = this.nwm.windowManager.getWindows().find((x) => String(x.id) === id);
-    if (!w) throw new DesktopError('window.not_found', `No window \`${id}\`; it may have closed`);
-    return w;
+  /** Scale factor of the primary monitor (1 = 96 DPI) and its size in pixels. */
+  primaryScreen(): { width: number; height: number; scale: number } | undefined {
+    for (const monitor of this.addon.getMonitors()) {
+      const info = this.addon.getMonitorInfo(monitor);
+      if (!info.isPrimary) continue;
+      return { width: info.bounds.width, height: info.bounds.height, scale: this.addon.getMonitorScaleFactor(monitor) || 1 };
+    }
+    return undefined;
   }
-}
 
-function describe(w: NwmWindow): WindowInfo {
-  const b = w.getBounds();
-  return {
-    id: String(w.id),
-    title: w.getTitle(),
-    pid: w.processId,
-    processName: basename(w.path.replace(/\\/g, '/')).toLowerCase(),
-    bounds: { x: b.x ?? 0, y: b.y ?? 0, width: b.width ?? 0, height: b.height ?? 0 },
-  };
+  private handle(id: string): number {
+    const handle = Number(id);
+    if (!/^\d+$/.test(id) || !this.addon.isWindow(handle)) {
+      throw new DesktopError('window.not_found', `No window \`${id}\`; it may have closed`);
+    }
+    return handle;
+  }
+
+  private describe(handle: number): WindowInfo | undefined {
+    if (!this.addon.isWindow(handle)) return undefined;
+    const { processId, path } = this.addon.initWindow(handle);
+    const b = this.addon.getWindowBounds(handle);
+    return {
+      id: String(handle),
+      title: this.addon.getWindowTitle(handle),
+      pid: processId,
+      ...(path && { processName: basename(path.replace(/\\/g, '/')).toLowerCase() }),
+      bounds: { x: b.x, y: b.y, width: b.width, height: b.height },
+    };
+  }
 }

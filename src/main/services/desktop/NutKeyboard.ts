@@ -85,8 +85,12 @@ export class NutKeyboard implements Keyboard {
 
   async hotkey(keys: readonly KeyName[]): Promise<void> {
     const codes = keys.map((k) => this.keyOf(k));
+    // nut.js takes the last key as the key and the others as its modifiers, for the press and
+    // for the release alike: releasing in reverse order would make the key a "modifier", which
+    // libnut refuses for keys such as End ("Invalid key flag specified"). It releases the key
+    // first, then the modifiers.
     await this.nut.keyboard.pressKey(...codes);
-    await this.nut.keyboard.releaseKey(...[...codes].reverse());
+    await this.nut.keyboard.releaseKey(...codes);
   }
 
   private keyOf(key: KeyName): NutKey {

@@ -6,9 +6,10 @@
  * `createRecordingDesktop` builds the one dry runs and unit tests use. Adapters are imported
  * lazily, so importing this module loads no native code and needs no display.
  */
-import type { Desktop, WindowManager } from '../../../shared/ports/desktop';
+import type { Clipboard, Desktop, WindowManager } from '../../../shared/ports/desktop';
 import { DesktopError } from './errors';
 import type { Keyboard } from './keyboard';
+import type { NodeWindowManager } from './NodeWindowManager';
 import type { NutModule } from './nut';
 import type { TypingPace } from './x11/XTestKeyboard';
 
@@ -39,8 +40,17 @@ export interface CreateDesktopOptions {
   env?: Record<string, string>;
 }
 
+/** The primary screen: size in physical pixels and scale factor (1 = 96 DPI). */
+export interface ScreenInfo {
+  width: number;
+  height: number;
+  scale: number;
+}
+
 /** A live desktop; `close` releases its X connection. */
 export interface LiveDesktop extends Desktop {
+  /** What the primary screen is, for diagnostics and the desktop host's `hello`. */
+  describeScreen(): Promise<ScreenInfo | undefined>;
   close(): Promise<void>;
 }
 
@@ -60,11 +70,12 @@ async function createX11Desktop(options: CreateDesktopOptions): Promise<LiveDesk
       `Expected \`display\` to match $DISPLAY (\`${process.env.DISPLAY}\`) because nut.js uses $DISPLAY, got \`${display}\``,
     );
   }
-  const [{ X11Connection }, { XTestKeyboard }, { X11WindowManager }, { X11Selection, noticeCopies }] = await Promise.all([
+  const [{ X11Connection }, { XTestKeyboard }, { X11WindowManager }, { X11Selection }, { noticeCopies }] = await Promise.all([
     import('./x11/X11Connection'),
     import('./x11/XTestKeyboard'),
     import('./X11WindowManager'),
     import('./x11/X11Selection'),
+    import('./copies'),
   ]);
   const x = await X11Connection.open(display);
   try {
@@ -87,6 +98,10 @@ async function createX11Desktop(options: CreateDesktopOptions): Promise<LiveDesk
       windows,
       // Writes keep `xclip -i`: its forked owner serves the text after SkillDesk exits.
       clipboard: new XclipClipboard({ display: x.display, read: () => selection.readText() }),
+      describeScreen: async () => {
+        const root = await x.geometry(x.root);
+        return { width: root.width, height: root.height, scale: 1 };
+      },
       close: async () => {
         selection.dispose();
         await x.close();
@@ -100,10 +115,30 @@ async function createX11Desktop(options: CreateDesktopOptions): Promise<LiveDesk
 
 async function createNutDesktop(platform: 'win32' | 'darwin', options: CreateDesktopOptions): Promise<LiveDesktop> {
   const [nut, { NutKeyboard }, { NutClipboard }] = await Promise.all([loadNut(), import('./NutKeyboard'), import('./NutClipboard')]);
-  const keyboard = new NutKeyboard(nut);
+  let keyboard: Keyboard = new NutKeyboard(nut);
+  let clipboard: Clipboard = new NutClipboard(nut);
+  if (platform === 'win32') {
+    const [{ loadUser32, SendInputKeyboard }, { SequencedClipboard }, { noticeCopies }] = await Promise.all([
+      import('./Win32Text'),
+      import('./SequencedClipboard'),
+      import('./copies'),
+    ]);
+    const user32 = await loadUser32();
+    const sequenced = new SequencedClipboard(clipboard, () => user32.clipboardSequence());
+    keyboard = noticeCopies(new SendInputKeyboard(user32, keyboard), sequenced);
+    clipboard = sequenced;
+  }
   const parts = await commonParts(nut, keyboard, options.env ?? {});
-  const windows = platform === 'win32' ? lazyWin32Windows(parts.input) : unsupportedWindows(platform);
-  return { ...parts, platform, windows, clipboard: new NutClipboard(nut), close: async () => undefined };
+  const win32 = platform === 'win32' ? lazyWin32Windows(nut, parts.input) : undefined;
+  return {
+    ...parts,
+    platform,
+    windows: win32?.windows ?? unsupportedWindows(platform),
+    clipboard,
+    describeScreen: async () =>
+      (await win32?.primaryScreen()) ?? { width: await nut.screen.width(), height: await nut.screen.height(), scale: 1 },
+    close: async () => undefined,
+  };
 }
 
 async function commonParts(nut: NutModule, keyboard: Keyboard, env: Record<string, string>) {
@@ -133,25 +168,36 @@ async function loadNut(): Promise<NutModule> {
   }
 }
 
-/** node-window-manager is optional: loaded on first use, so input works even without it. */
-function lazyWin32Windows(input: { hotkey(keys: readonly string[]): Promise<void> }): WindowManager {
-  let loaded: Promise<WindowManager> | undefined;
+/** node-window-manager's addon is loaded on first use, so input works even without it. */
+function lazyWin32Windows(
+  nut: NutModule,
+  input: { hotkey(keys: readonly string[]): Promise<void> },
+): {
+  windows: WindowManager;
+  primaryScreen(): Promise<ScreenInfo | undefined>;
+} {
+  let loaded: Promise<NodeWindowManager> | undefined;
   const get = () => {
-    loaded ??= import('./NodeWindowManager').then(async ({ NodeWindowManager, loadNodeWindowManager }) => {
-      const nwm = await loadNodeWindowManager();
-      const manager: WindowManager = new NodeWindowManager(nwm, async (id) => {
-        await manager.focus(id);
-        await input.hotkey(['Alt', 'F4']);
+    loaded ??= import('./NodeWindowManager').then(({ NodeWindowManager, loadNodeWindowManager }) => {
+      const manager: NodeWindowManager = new NodeWindowManager(loadNodeWindowManager(), {
+        raise: async (handle) => void (await new nut.Window(nut.providerRegistry, handle).focus()),
+        close: async (id) => {
+          await manager.focus(id);
+          await input.hotkey(['Alt', 'F4']);
+        },
       });
       return manager;
     });
     return loaded;
   };
   return {
-    list: async () => (await get()).list(),
-    active: async () => (await get()).active(),
-    focus: async (id) => (await get()).focus(id),
-    close: async (id) => (await get()).close(id),
+    windows: {
+      list: async () => (await get()).list(),
+      active: async () => (await get()).active(),
+      focus: async (id) => (await get()).focus(id),
+      close: async (id) => (await get()).close(id),
+    },
+    primaryScreen: async () => (await get()).primaryScreen(),
   };
 }
 

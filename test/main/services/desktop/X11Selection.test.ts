@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Duplex } from 'node:stream';
 import { createRequire } from 'node:module';
 import { X11Connection, type X11Event } from '../../../../src/main/services/desktop/x11/X11Connection';
-import { isCopyShortcut, noticeCopies, X11Selection } from '../../../../src/main/services/desktop/x11/X11Selection';
+import { isCopyShortcut, noticeCopies } from '../../../../src/main/services/desktop/copies';
+import { X11Selection } from '../../../../src/main/services/desktop/x11/X11Selection';
 
 /** The `x11` package's in-process X server (pure JS): the real protocol, no display needed. */
 const { XServer, createStreamPair } = createRequire(import.meta.url)('x11/lib/xserver') as {

@@ -1,6 +1,4 @@
-import type { KeyName } from '../../../../shared/ports/desktop';
 import { DesktopError } from '../errors';
-import type { Keyboard } from '../keyboard';
 import { formatWindowId } from '../X11WindowManager';
 import type { X11Connection, X11Event } from './X11Connection';
 
@@ -203,23 +201,4 @@ export class X11Selection {
     const name = klass?.data.toString('latin1').split('\0')[0];
     return [`window ${formatWindowId(owner)}`, name, pid !== undefined && `pid ${pid}`].filter(Boolean).join(', ');
   }
-}
-
-const COPY_SHORTCUTS = new Set(['control+c', 'control+x', 'control+insert', 'shift+delete', 'control+shift+c', 'control+shift+x']);
-
-/** Whether `keys` is a copy (or cut) shortcut. */
-export function isCopyShortcut(keys: readonly KeyName[]): boolean {
-  return COPY_SHORTCUTS.has(keys.map((k) => k.toLowerCase()).join('+'));
-}
-
-/** The keyboard, telling the selection before each copy shortcut goes out (see `X11Selection.expectCopy`). */
-export function noticeCopies(keyboard: Keyboard, selection: Pick<X11Selection, 'expectCopy'>): Keyboard {
-  return {
-    typeText: (text) => keyboard.typeText(text),
-    pressKey: (key) => keyboard.pressKey(key),
-    hotkey: async (keys) => {
-      if (isCopyShortcut(keys)) await selection.expectCopy();
-      await keyboard.hotkey(keys);
-    },
-  };
 }
