@@ -50,7 +50,7 @@ const layer = (files, above, message) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', '.cache/**', 'bench/results/**'] },
+  { ignores: ['out/**', 'dist/**', 'build/**', 'node_modules/**', 'test-results/**', '.cache/**', 'bench/results/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   // Layout is Prettier's job (`npm run format`); `npm run lint` checks it with `prettier --check`.

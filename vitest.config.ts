@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-// Two projects: `unit` runs in plain Node with fakes; `live` drives real applications
-// on the virtual display (scripts/test-desktop.sh) and runs its files one at a time,
-// because they share one keyboard, one mouse and one focused window.
+// Projects: `unit` runs in plain Node with fakes; `live` drives real applications on the
+// virtual display (scripts/test-desktop.sh) and `windows` drives Win32 programs there through
+// the Windows desktop host, each one file at a time, because they share one keyboard, one
+// mouse and one focused window; `e2e` drives the UI in Chromium.
 export default defineConfig({
   test: {
     projects: [
@@ -10,7 +11,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/live/**', 'test/e2e/**', 'node_modules/**'],
+          exclude: ['test/live/**', 'test/windows/**', 'test/e2e/**', 'node_modules/**'],
           environment: 'node',
           testTimeout: 20_000,
         },
@@ -19,6 +20,19 @@ export default defineConfig({
         test: {
           name: 'live',
           include: ['test/live/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        // The Windows lane: the core on Linux drives SkillDesk's desktop host running as a
+        // Windows program under Wine (scripts/windows-lane.cjs); one desktop, so one file at a time.
+        test: {
+          name: 'windows',
+          include: ['test/windows/**/*.test.ts'],
+          globalSetup: ['test/windows/globalSetup.ts'],
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 120_000,

@@ -37,6 +37,7 @@ PACKAGES=(
   wine wine64 mousepad galculator gnome-calculator chromium
   fonts-dejavu-core
   at-spi2-core gir1.2-atspi-2.0 python3-gi
+  g++-mingw-w64-x86-64-posix binutils-mingw-w64-x86-64
 )
 
 log() { echo "test-desktop: $*" >&2; }

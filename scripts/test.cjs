@@ -36,7 +36,7 @@ function runProject(project, env) {
   return r.status ?? 1;
 }
 
-const projects = only.length ? only : ['unit', 'live', 'e2e'];
+const projects = only.length ? only : ['unit', 'live', 'windows', 'e2e'];
 let failed = 0;
 if (projects.includes('unit')) failed += runProject('unit') !== 0 ? 1 : 0;
 const desktopProjects = projects.filter((p) => p !== 'unit');

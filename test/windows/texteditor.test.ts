@@ -1,0 +1,30 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Core } from '../../src/main/core/Core';
+import { TRICKY_TEXT, killApps } from '../live/skills/liveCore';
+import { windowsCore, winePath } from './windowsCore';
+
+let core: Core;
+const dir = mkdtempSync(join(tmpdir(), 'skilldesk-win-texteditor-'));
+
+beforeAll(async () => {
+  ({ core } = await windowsCore());
+  killApps('notepad.exe');
+});
+afterAll(() => {
+  core?.close();
+  killApps('notepad.exe');
+});
+
+describe('skills/implementations/notepad (Windows lane)', () => {
+  it('writes every printable ASCII character, tabs, newlines and a Windows path byte-exact through Windows Notepad', async () => {
+    const path = join(dir, 'notepad (1).txt');
+    const r = await core.runSkill({ skill: 'TextEditor.write_file', app: 'notepad', args: { path: winePath(path), text: TRICKY_TEXT } });
+    expect(r.error?.message).toBeUndefined();
+    expect(r.status).toBe('succeeded');
+    expect(r.app).toBe('notepad');
+    expect(readFileSync(path, 'latin1')).toBe(TRICKY_TEXT.replaceAll('\n', '\r\n'));
+  });
+});
