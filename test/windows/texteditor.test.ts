@@ -28,3 +28,17 @@ describe('skills/implementations/notepad (Windows lane)', () => {
     expect(readFileSync(path, 'latin1')).toBe(TRICKY_TEXT.replaceAll('\n', '\r\n'));
   });
 });
+
+describe('skills/implementations/wordpad (Windows lane)', () => {
+  afterAll(() => killApps('(write|wordpad)[.]exe'));
+
+  it('writes text to a .txt file through WordPad, saved as a text document, read back from disk', async () => {
+    killApps('(write|wordpad)[.]exe');
+    const path = join(dir, 'wordpad note.txt');
+    const text = 'WordPad on Windows: (parens) [brackets] {braces} C:\\Users\\Public\n\tsecond line, tabbed ~!@#$%^&*_+=|<>?';
+    const r = await core.runSkill({ skill: 'TextEditor.write_file', app: 'wordpad', args: { path: winePath(path), text } });
+    expect(r.error?.message).toBeUndefined();
+    expect(r.status).toBe('succeeded');
+    expect(readFileSync(path, 'latin1')).toBe(text.replaceAll('\n', '\r\n'));
+  });
+});

@@ -5,12 +5,24 @@ import { inject } from 'vitest';
 import type { Core } from '../../src/main/core/Core';
 import { createNodeCore } from '../../src/main/core/createNodeCore';
 import { connectDesktopHost, type RemoteDesktop } from '../../src/main/services/desktopHost';
+import type { PermissionPrompt, PermissionPrompter } from '../../src/shared/ports/prompter';
 
-/** A core on Linux whose desktop is the Windows desktop host under Wine, with a fresh data folder. */
-export async function windowsCore(): Promise<{ core: Core; dataDir: string }> {
+/**
+ * A core on Linux whose desktop is the Windows desktop host under Wine, with a fresh data folder.
+ * With `approve`, a stand-in user allows once what the policy asks about, and every question is
+ * kept in `asked`; without it nobody answers and a `confirm` is a denial.
+ */
+export async function windowsCore(o: { approve?: boolean } = {}): Promise<{ core: Core; dataDir: string; asked: PermissionPrompt[] }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'skilldesk-windows-'));
-  const core = await createNodeCore({ dataDir, interactive: false, desktopHost: inject('windowsDesktop') });
-  return { core, dataDir };
+  const asked: PermissionPrompt[] = [];
+  const prompter: PermissionPrompter = {
+    ask: async (prompt) => {
+      asked.push(prompt);
+      return o.approve ? { answer: 'allow_once', by: 'user' } : { answer: 'deny', by: 'no_user' };
+    },
+  };
+  const core = await createNodeCore({ dataDir, interactive: false, prompter, desktopHost: inject('windowsDesktop') });
+  return { core, dataDir, asked };
 }
 
 /** A direct connection to the Windows desktop host (adapter-level tests). */

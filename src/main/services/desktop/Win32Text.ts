@@ -9,6 +9,15 @@ export interface User32 {
   sendKeyboard(records: readonly KeyRecord[]): number;
   /** GetClipboardSequenceNumber: changes whenever the clipboard's contents change. */
   clipboardSequence(): number;
+  /** The key (and Shift) that types `ch` on the current keyboard layout, if a plain or shifted key does. */
+  layoutKey(ch: string): LayoutKey | undefined;
+}
+
+/** A key of the keyboard layout: virtual key, scan code, and whether Shift is held. */
+export interface LayoutKey {
+  vk: number;
+  scan: number;
+  shift: boolean;
 }
 
 /** One KEYBDINPUT: a virtual key, or (unicode) a UTF-16 code unit. */
@@ -22,6 +31,7 @@ export const KEYEVENTF_KEYUP = 0x0002;
 export const KEYEVENTF_UNICODE = 0x0004;
 const VK_TAB = 0x09;
 const VK_RETURN = 0x0d;
+const VK_SHIFT = 0x10;
 
 // INPUT on 64-bit Windows: DWORD type, 4 bytes of padding, then the union (40 bytes in all, the
 // size of MOUSEINPUT); KEYBDINPUT is WORD wVk, WORD wScan, DWORD dwFlags, DWORD time, 4 bytes of
@@ -49,6 +59,9 @@ export async function loadUser32(): Promise<User32> {
   const user32 = koffi.load('user32.dll');
   const SendInput = user32.func('uint32_t __stdcall SendInput(uint32_t cInputs, void *pInputs, int cbSize)');
   const GetClipboardSequenceNumber = user32.func('uint32_t __stdcall GetClipboardSequenceNumber()');
+  const VkKeyScanW = user32.func('int16_t __stdcall VkKeyScanW(uint16_t ch)');
+  const MapVirtualKeyW = user32.func('uint32_t __stdcall MapVirtualKeyW(uint32_t uCode, uint32_t uMapType)');
+  const MAPVK_VK_TO_VSC = 0;
   return {
     sendKeyboard: (records) => {
       const buf = Buffer.alloc(records.length * INPUT_SIZE);
@@ -62,11 +75,26 @@ export async function loadUser32(): Promise<User32> {
       return SendInput(records.length, buf, INPUT_SIZE) as number;
     },
     clipboardSequence: () => GetClipboardSequenceNumber() as number,
+    layoutKey: (ch) => {
+      if (ch.length !== 1) return undefined;
+      const code = VkKeyScanW(ch.charCodeAt(0)) as number;
+      if (code === -1) return undefined;
+      const vk = code & 0xff;
+      const modifiers = (code >> 8) & 0xff;
+      // Only plain and shifted keys: Ctrl or Alt (AltGr) combinations could fire shortcuts.
+      if (modifiers & ~1) return undefined;
+      return { vk, scan: MapVirtualKeyW(vk, MAPVK_VK_TO_VSC) as number, shift: modifiers === 1 };
+    },
   };
 }
 
-/** Key-down and key-up records that type `text` exactly: Enter for newlines, Tab for tabs, every other character as Unicode. */
-export function textRecords(text: string): KeyRecord[] {
+/**
+ * Key-down and key-up records that type `text` exactly: Enter for newlines, Tab for tabs, each
+ * character the keyboard layout has a plain or shifted key for as that key (as a person types it),
+ * and every other character as Unicode (VK_PACKET). Real keys are what every program takes,
+ * consoles included (Wine's console ignores Unicode packets); Unicode covers what the layout lacks.
+ */
+export function textRecords(text: string, layoutKey: (ch: string) => LayoutKey | undefined = () => undefined): KeyRecord[] {
   const records: KeyRecord[] = [];
   const tap = (vk: number, scan: number, flags: number) => {
     records.push({ vk, scan, flags }, { vk, scan, flags: flags | KEYEVENTF_KEYUP });
@@ -74,8 +102,16 @@ export function textRecords(text: string): KeyRecord[] {
   for (const ch of text.replace(/\r\n?/g, '\n')) {
     if (ch === '\n') tap(VK_RETURN, 0, 0);
     else if (ch === '\t') tap(VK_TAB, 0, 0);
-    // Characters beyond the BMP go as their two UTF-16 code units, which Windows pairs up.
-    else for (let i = 0; i < ch.length; i++) tap(0, ch.charCodeAt(i), KEYEVENTF_UNICODE);
+    else {
+      const key = layoutKey(ch);
+      if (key?.shift) {
+        records.push({ vk: VK_SHIFT, scan: 0, flags: 0 });
+        tap(key.vk, key.scan, 0);
+        records.push({ vk: VK_SHIFT, scan: 0, flags: KEYEVENTF_KEYUP });
+      } else if (key) tap(key.vk, key.scan, 0);
+      // Characters beyond the BMP go as their two UTF-16 code units, which Windows pairs up.
+      else for (let i = 0; i < ch.length; i++) tap(0, ch.charCodeAt(i), KEYEVENTF_UNICODE);
+    }
   }
   return records;
 }
@@ -84,10 +120,10 @@ export function textRecords(text: string): KeyRecord[] {
 const CHUNK_CHARS = 64;
 
 /**
- * The Windows keyboard: text through SendInput's KEYEVENTF_UNICODE (exact for every character, on
- * any layout), keys and shortcuts through the given keyboard (nut.js). nut.js's own text entry
- * on Windows looks characters up on the keyboard layout, which drops those the layout has no key
- * for (é, ß on a US layout) and, in libnut 2.7, `(` and `)`.
+ * The Windows keyboard: text through SendInput (see `textRecords`: layout keys, else Unicode),
+ * keys and shortcuts through the given keyboard (nut.js). nut.js's own text entry on Windows
+ * drops the characters the layout has no key for (é, ß on a US layout) and, in libnut 2.7,
+ * `(` and `)`.
  */
 export class SendInputKeyboard implements Keyboard {
   constructor(
@@ -98,7 +134,7 @@ export class SendInputKeyboard implements Keyboard {
   async typeText(text: string): Promise<void> {
     const chars = [...text];
     for (let i = 0; i < chars.length; i += CHUNK_CHARS) {
-      const records = textRecords(chars.slice(i, i + CHUNK_CHARS).join(''));
+      const records = textRecords(chars.slice(i, i + CHUNK_CHARS).join(''), (ch) => this.user32.layoutKey(ch));
       const sent = this.user32.sendKeyboard(records);
       if (sent !== records.length) {
         throw new DesktopError(

@@ -5,17 +5,32 @@ import {
   SendInputKeyboard,
   textRecords,
   type KeyRecord,
+  type LayoutKey,
   type User32,
 } from '../../../../src/main/services/desktop/Win32Text';
 import type { Keyboard } from '../../../../src/main/services/desktop/keyboard';
 
-/** What a record sequence would type: unicode key-downs as characters, Enter and Tab as \n and \t. */
+/** A US-like layout for letters, digits and ( ): what VkKeyScanW answers; the rest has no key here. */
+function usLayout(ch: string): LayoutKey | undefined {
+  if (/^[a-z0-9 ]$/.test(ch)) return { vk: ch.toUpperCase().charCodeAt(0), scan: 1, shift: false };
+  if (/^[A-Z]$/.test(ch)) return { vk: ch.charCodeAt(0), scan: 1, shift: true };
+  if (ch === '(' || ch === ')') return { vk: ch === '(' ? 0x39 : 0x30, scan: 1, shift: true };
+  return undefined;
+}
+
+/** What a record sequence types on that layout: keys with the Shift state, Unicode packets as themselves. */
 function typed(records: readonly KeyRecord[]): string {
   const units: number[] = [];
+  let shift = false;
   for (const r of records) {
-    if (r.flags & KEYEVENTF_KEYUP) continue;
-    if (r.flags & KEYEVENTF_UNICODE) units.push(r.scan);
-    else units.push(r.vk === 0x0d ? 10 : r.vk === 0x09 ? 9 : -1);
+    const up = (r.flags & KEYEVENTF_KEYUP) !== 0;
+    if (r.vk === 0x10) shift = !up;
+    else if (up) continue;
+    else if (r.flags & KEYEVENTF_UNICODE) units.push(r.scan);
+    else if (r.vk === 0x0d || r.vk === 0x09) units.push(r.vk === 0x0d ? 10 : 9);
+    else if (r.vk >= 0x41 && r.vk <= 0x5a) units.push(shift ? r.vk : r.vk + 32);
+    else if (shift) units.push(r.vk === 0x39 ? 40 : r.vk === 0x30 ? 41 : -1);
+    else units.push(r.vk);
   }
   return String.fromCharCode(...units);
 }
@@ -26,10 +41,15 @@ const LATIN1 = Array.from({ length: 96 }, (_, i) => String.fromCharCode(0xa0 + i
 describe('src/main/services/desktop/Win32Text', () => {
   it('types every printable ASCII and Latin-1 character, tabs, newlines and astral characters exactly', () => {
     const text = `${PRINTABLE}\t${LATIN1}\nC:\\Users\\Public\\x (1).txt 😀`;
-    const records = textRecords(text);
-    expect(typed(records)).toBe(text);
-    // Every key goes down, then up.
-    expect(records.filter((r) => r.flags & KEYEVENTF_KEYUP).length * 2).toBe(records.length);
+    // Without a layout every character goes as Unicode; with one, as the layout's keys where it has them.
+    for (const layout of [undefined, usLayout]) {
+      const records = textRecords(text, layout);
+      expect(typed(records)).toBe(text);
+      expect(records.filter((r) => r.flags & KEYEVENTF_KEYUP).length * 2).toBe(records.length);
+    }
+    const keyed = textRecords('Ab(é', usLayout);
+    expect(keyed.filter((r) => r.flags & KEYEVENTF_UNICODE).map((r) => String.fromCharCode(r.scan))).toEqual(['é', 'é']);
+    expect(keyed.filter((r) => r.vk === 0x10).length).toBe(4);
   });
 
   it('sends CRLF and lone CR as one Enter', () => {
@@ -39,12 +59,16 @@ describe('src/main/services/desktop/Win32Text', () => {
   it('sends long text in chunks and fails when Windows blocks input', async () => {
     const batches: number[] = [];
     const keys: Keyboard = { typeText: async () => undefined, pressKey: async () => undefined, hotkey: async () => undefined };
-    const user32: User32 = { sendKeyboard: (r) => (batches.push(r.length), r.length), clipboardSequence: () => 0 };
+    const user32: User32 = {
+      sendKeyboard: (r) => (batches.push(r.length), r.length),
+      clipboardSequence: () => 0,
+      layoutKey: () => undefined,
+    };
     await new SendInputKeyboard(user32, keys).typeText('x'.repeat(200));
     expect(batches.reduce((a, b) => a + b, 0)).toBe(400);
     expect(batches.length).toBeGreaterThan(1);
 
-    const blocked: User32 = { sendKeyboard: () => 0, clipboardSequence: () => 0 };
+    const blocked: User32 = { sendKeyboard: () => 0, clipboardSequence: () => 0, layoutKey: () => undefined };
     await expect(new SendInputKeyboard(blocked, keys).typeText('x')).rejects.toMatchObject({ code: 'input.blocked' });
   });
 });

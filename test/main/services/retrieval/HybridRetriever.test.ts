@@ -17,7 +17,7 @@ describe('src/main/services/retrieval/HybridRetriever', () => {
     const save = cards.find((c) => c.ref === 'TextEditor.save_as')!;
     expect(save.apps).toEqual(['mousepad', 'wine-notepad']);
     expect(cards.some((c) => c.ref.startsWith('Desktop.'))).toBe(false);
-    expect(skillCards(library, 'win32').find((c) => c.ref === 'TextEditor.save_as')!.apps).toEqual(['notepad']);
+    expect(skillCards(library, 'win32').find((c) => c.ref === 'TextEditor.save_as')!.apps).toEqual(['notepad', 'wordpad']);
   });
 
   it('stems inflections to one term', () => {
