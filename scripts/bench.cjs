@@ -14,7 +14,7 @@ const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
 const available = readdirSync(join(root, 'bench'))
   .filter((f) => f.endsWith('.bench.ts'))
   .map((f) => f.replace(/\.bench\.ts$/, ''));
-const NEEDS_DESKTOP = new Set(['executor', 'reliability', 'wine-shortcuts']);
+const NEEDS_DESKTOP = new Set(['executor', 'reliability', 'wine-shortcuts', 'windows-host']);
 
 const asked = process.argv.slice(2);
 if (asked.includes('--help') || asked.includes('-h')) {

@@ -85,23 +85,42 @@ function newer(a, b) {
   return fs.existsSync(a) && fs.statSync(a).mtimeMs >= fs.statSync(b).mtimeMs;
 }
 
-/** node-window-manager's N-API addon for win32-x64, cross-built with mingw-w64 against node-api-headers. */
+/**
+ * node-window-manager's N-API addon for win32-x64, cross-built with mingw-w64 against
+ * node-api-headers. Its N-API imports are delay-loaded through node-gyp's own hook
+ * (win_delay_load_hook.cc, which answers "node.exe" with the running executable), as node-gyp
+ * builds addons for Electron: the same file then loads in node.exe and in SkillDesk.exe.
+ */
 function buildAddon() {
   const source = path.join(nwmDir, 'lib', 'windows.cc');
-  if (newer(addonOut, source)) return;
+  if (newer(addonOut, source) && newer(addonOut, __filename)) return;
   need('x86_64-w64-mingw32-g++-posix', 'g++-mingw-w64-x86-64-posix');
   need('x86_64-w64-mingw32-dlltool', 'binutils-mingw-w64-x86-64');
   log('cross-building node-window-manager for win32-x64 (mingw-w64)');
   const work = path.join(laneDir, 'addon-build');
   fs.mkdirSync(work, { recursive: true });
-  // An import library for the N-API symbols, which node.exe itself exports.
-  const implib = path.join(work, 'libnode_api.a');
-  execFileSync('x86_64-w64-mingw32-dlltool', ['-d', path.join(headersDir, 'def', 'node_api.def'), '-l', implib, '-D', 'node.exe']);
+  // A delay-import library for the N-API symbols, which the host executable exports.
+  const implib = path.join(work, 'libnode_api_delay.a');
+  execFileSync('x86_64-w64-mingw32-dlltool', ['-d', path.join(headersDir, 'def', 'node_api.def'), '-y', implib, '-D', 'node.exe']);
+  const gyp = path.dirname(require.resolve('node-gyp/package.json', { paths: [root] }));
+  const hook = path.join(work, 'win_delay_load_hook.o');
+  const cxx = 'x86_64-w64-mingw32-g++-posix';
+  // The hook is written for MSVC (`#ifdef _MSC_VER`); mingw-w64's delayimp.h has what it uses.
+  execFileSync(cxx, [
+    '-c',
+    '-O2',
+    '-w',
+    '-D_MSC_VER=1900',
+    '-DHOST_BINARY="node.exe"',
+    '-o',
+    hook,
+    path.join(gyp, 'src', 'win_delay_load_hook.cc'),
+  ]);
   const addonApi = path.dirname(require.resolve('node-addon-api/package.json', { paths: [nwmDir] }));
   fs.mkdirSync(path.dirname(addonOut), { recursive: true });
   const tmp = `${addonOut}.tmp`;
   execFileSync(
-    'x86_64-w64-mingw32-g++-posix',
+    cxx,
     [
       '-shared',
       '-O2',
@@ -116,11 +135,12 @@ function buildAddon() {
       '-o',
       tmp,
       source,
+      hook,
       implib,
       '-luser32',
       '-lpsapi',
       '-lshcore',
-      // Everything static: the addon must load with only Windows' own DLLs and node.exe beside it.
+      // Everything static: the addon must load with only Windows' own DLLs beside it.
       '-static',
       '-static-libgcc',
       '-static-libstdc++',
@@ -251,7 +271,7 @@ function stop() {
   return true;
 }
 
-module.exports = { prepare, start, stop, winePath, laneDir };
+module.exports = { prepare, start, stop, winePath, laneDir, nodeExe, addonOut, wineEnv };
 
 if (require.main === module) {
   const cmd = process.argv[2];

@@ -41,7 +41,16 @@ describe('electron-builder.yml', () => {
   it('packs into asar with the native modules unpacked', () => {
     expect(config.asar).toBe(true);
     expect(config.asarUnpack).toEqual(
-      expect.arrayContaining(['node_modules/better-sqlite3/**', 'node_modules/@nut-tree-fork/**', '**/*.node']),
+      expect.arrayContaining([
+        'node_modules/better-sqlite3/**',
+        'node_modules/@nut-tree-fork/**',
+        // The Windows window manager's addon and the module that finds it, and the FFI for SendInput.
+        'node_modules/node-window-manager/**',
+        'node_modules/node-gyp-build/**',
+        'node_modules/koffi/**',
+        'node_modules/@koromix/**',
+        '**/*.node',
+      ]),
     );
   });
 

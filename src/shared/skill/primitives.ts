@@ -155,9 +155,15 @@ export const PRIMITIVES = {
   }),
   wait_for_window: describePrimitive({
     schema: z
-      .object({ action: z.literal('wait_for_window'), title: z.string().optional(), timeoutMs: TimeoutMsSchema.optional() })
+      .object({
+        action: z.literal('wait_for_window'),
+        title: z.string().optional(),
+        timeoutMs: TimeoutMsSchema.optional(),
+        /** Only a window the run has not met yet: neither there when it began nor focused or waited for since (a message box titled like the app's main window). */
+        fresh: z.boolean().optional(),
+      })
       .strict(),
-    doc: 'Waits (bounded) for a window of the app titled /`title`/, new windows first, and focuses it.',
+    doc: 'Waits (bounded) for a window of the app titled /`title`/, new windows first (with `fresh`, only one the run has not met yet), and focuses it.',
     forwardsArgs: false,
     needs: (_p, ctx) => [need('app.window', ctx.appTarget, 'wait_for_window')],
     capabilities: ['app.window'],

@@ -58,6 +58,12 @@ export interface Win32WindowActions {
   raise(handle: number): Promise<void>;
   /** Closes a window politely (focus, then Alt+F4, which sends WM_CLOSE like the title-bar button). */
   close(id: string): Promise<void>;
+  /**
+   * Resolves once the process is ready for input (WaitForInputIdle, bounded). A window can show
+   * before it has set its own focus: a file dialog that focuses its name field by a posted
+   * message would otherwise get the first keys in another control.
+   */
+  settle?(pid: number): Promise<unknown>;
 }
 
 /** Windows on Win32: listing and facts through node-window-manager's addon, raising through nut.js. */
@@ -91,7 +97,10 @@ export class NodeWindowManager implements WindowManager {
     const deadline = Date.now() + FOCUS_WAIT_MS;
     let retried = false;
     while (Date.now() < deadline) {
-      if (this.addon.getActiveWindow() === handle) return;
+      if (this.addon.getActiveWindow() === handle) {
+        if (this.actions.settle) await this.actions.settle(this.addon.initWindow(handle).processId);
+        return;
+      }
       await new Promise((r) => setTimeout(r, FOCUS_POLL_MS));
       // Windows may ignore the first SetForegroundWindow of a process that is not in front.
       if (!retried && Date.now() > deadline - FOCUS_WAIT_MS / 2) {

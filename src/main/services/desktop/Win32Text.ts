@@ -11,6 +11,13 @@ export interface User32 {
   clipboardSequence(): number;
   /** The key (and Shift) that types `ch` on the current keyboard layout, if a plain or shifted key does. */
   layoutKey(ch: string): LayoutKey | undefined;
+  /**
+   * WaitForInputIdle: resolves once the process has handled what is in its message queue and
+   * waits for input (or after `timeoutMs`), e.g. a dialog that sets its focus by a posted message.
+   */
+  waitForInputIdle(pid: number, timeoutMs: number): Promise<'idle' | 'timeout' | 'failed'>;
+  /** The process of the foreground window (0 when there is none). */
+  foregroundPid(): number;
 }
 
 /** A key of the keyboard layout: virtual key, scan code, and whether Shift is held. */
@@ -62,6 +69,14 @@ export async function loadUser32(): Promise<User32> {
   const VkKeyScanW = user32.func('int16_t __stdcall VkKeyScanW(uint16_t ch)');
   const MapVirtualKeyW = user32.func('uint32_t __stdcall MapVirtualKeyW(uint32_t uCode, uint32_t uMapType)');
   const MAPVK_VK_TO_VSC = 0;
+  const kernel32 = koffi.load('kernel32.dll');
+  const OpenProcess = kernel32.func('void * __stdcall OpenProcess(uint32_t dwDesiredAccess, int bInheritHandle, uint32_t dwProcessId)');
+  const CloseHandle = kernel32.func('int __stdcall CloseHandle(void *hObject)');
+  const WaitForInputIdle = user32.func('uint32_t __stdcall WaitForInputIdle(void *hProcess, uint32_t dwMilliseconds)');
+  const GetForegroundWindow = user32.func('void * __stdcall GetForegroundWindow()');
+  const GetWindowThreadProcessId = user32.func('uint32_t __stdcall GetWindowThreadProcessId(void *hWnd, _Out_ uint32_t *lpdwProcessId)');
+  const SYNCHRONIZE = 0x0010_0000;
+  const PROCESS_QUERY_LIMITED_INFORMATION = 0x1000;
   return {
     sendKeyboard: (records) => {
       const buf = Buffer.alloc(records.length * INPUT_SIZE);
@@ -84,6 +99,28 @@ export async function loadUser32(): Promise<User32> {
       // Only plain and shifted keys: Ctrl or Alt (AltGr) combinations could fire shortcuts.
       if (modifiers & ~1) return undefined;
       return { vk, scan: MapVirtualKeyW(vk, MAPVK_VK_TO_VSC) as number, shift: modifiers === 1 };
+    },
+    foregroundPid: () => {
+      const hwnd = GetForegroundWindow() as unknown;
+      if (!hwnd) return 0;
+      const pid = [0];
+      GetWindowThreadProcessId(hwnd, pid);
+      return pid[0] ?? 0;
+    },
+    waitForInputIdle: async (pid, timeoutMs) => {
+      const process = OpenProcess(SYNCHRONIZE | PROCESS_QUERY_LIMITED_INFORMATION, 0, pid) as unknown;
+      if (!process) return 'failed';
+      try {
+        // Asynchronous (koffi's worker thread): the host keeps answering while it waits.
+        const r = await new Promise<number>((resolve, reject) =>
+          (WaitForInputIdle as unknown as { async: (...a: unknown[]) => void }).async(process, timeoutMs, (err: unknown, v: number) =>
+            err ? reject(err as Error) : resolve(v),
+          ),
+        );
+        return r === 0 ? 'idle' : r === 0x102 ? 'timeout' : 'failed';
+      } finally {
+        CloseHandle(process);
+      }
     },
   };
 }
@@ -119,9 +156,13 @@ export function textRecords(text: string, layoutKey: (ch: string) => LayoutKey |
 /** Characters per SendInput call: small enough for the target's message queue to keep up. */
 const CHUNK_CHARS = 64;
 
+/** Longest wait for the foreground app to take the keys just sent. */
+const SETTLE_MS = 2000;
+
 /**
  * The Windows keyboard: text through SendInput (see `textRecords`: layout keys, else Unicode),
- * keys and shortcuts through the given keyboard (nut.js). nut.js's own text entry on Windows
+ * keys and shortcuts through the given keyboard (nut.js), each returning once the foreground app
+ * has taken them. nut.js's own text entry on Windows
  * drops the characters the layout has no key for (é, ß on a US layout) and, in libnut 2.7,
  * `(` and `)`.
  */
@@ -142,16 +183,28 @@ export class SendInputKeyboard implements Keyboard {
           `Windows accepted ${sent} of ${records.length} key events (input is blocked, e.g. by a window of higher integrity or the secure desktop)`,
         );
       }
-      // Let the target drain its queue between chunks.
-      await new Promise((r) => setImmediate(r));
+      // The target drains its queue between chunks.
+      await this.settle();
     }
   }
 
-  pressKey(key: KeyName): Promise<void> {
-    return this.keys.pressKey(key);
+  async pressKey(key: KeyName): Promise<void> {
+    await this.keys.pressKey(key);
+    await this.settle();
   }
 
-  hotkey(keys: readonly KeyName[]): Promise<void> {
-    return this.keys.hotkey(keys);
+  async hotkey(keys: readonly KeyName[]): Promise<void> {
+    await this.keys.hotkey(keys);
+    await this.settle();
+  }
+
+  /**
+   * Returns once the foreground app has handled the keys (WaitForInputIdle, bounded): keys are
+   * delivered to whichever window is in front when they are processed, so a focus change right
+   * after Enter (a wait that finds the next window) could otherwise take the Enter with it.
+   */
+  private async settle(): Promise<void> {
+    const pid = this.user32.foregroundPid();
+    if (pid && pid !== process.pid) await this.user32.waitForInputIdle(pid, SETTLE_MS);
   }
 }

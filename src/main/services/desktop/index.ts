@@ -10,6 +10,7 @@ import type { Clipboard, Desktop, WindowManager } from '../../../shared/ports/de
 import { DesktopError } from './errors';
 import type { Keyboard } from './keyboard';
 import type { NodeWindowManager } from './NodeWindowManager';
+import type { User32 } from './Win32Text';
 import type { NutModule } from './nut';
 import type { TypingPace } from './x11/XTestKeyboard';
 
@@ -117,19 +118,21 @@ async function createNutDesktop(platform: 'win32' | 'darwin', options: CreateDes
   const [nut, { NutKeyboard }, { NutClipboard }] = await Promise.all([loadNut(), import('./NutKeyboard'), import('./NutClipboard')]);
   let keyboard: Keyboard = new NutKeyboard(nut);
   let clipboard: Clipboard = new NutClipboard(nut);
+  let user32: User32 | undefined;
   if (platform === 'win32') {
     const [{ loadUser32, SendInputKeyboard }, { SequencedClipboard }, { noticeCopies }] = await Promise.all([
       import('./Win32Text'),
       import('./SequencedClipboard'),
       import('./copies'),
     ]);
-    const user32 = await loadUser32();
-    const sequenced = new SequencedClipboard(clipboard, () => user32.clipboardSequence());
+    user32 = await loadUser32();
+    const u = user32;
+    const sequenced = new SequencedClipboard(clipboard, () => u.clipboardSequence());
     keyboard = noticeCopies(new SendInputKeyboard(user32, keyboard), sequenced);
     clipboard = sequenced;
   }
   const parts = await commonParts(nut, keyboard, options.env ?? {});
-  const win32 = platform === 'win32' ? lazyWin32Windows(nut, parts.input) : undefined;
+  const win32 = platform === 'win32' ? lazyWin32Windows(nut, parts.input, user32) : undefined;
   return {
     ...parts,
     platform,
@@ -172,6 +175,7 @@ async function loadNut(): Promise<NutModule> {
 function lazyWin32Windows(
   nut: NutModule,
   input: { hotkey(keys: readonly string[]): Promise<void> },
+  user32: User32 | undefined,
 ): {
   windows: WindowManager;
   primaryScreen(): Promise<ScreenInfo | undefined>;
@@ -181,6 +185,7 @@ function lazyWin32Windows(
     loaded ??= import('./NodeWindowManager').then(({ NodeWindowManager, loadNodeWindowManager }) => {
       const manager: NodeWindowManager = new NodeWindowManager(loadNodeWindowManager(), {
         raise: async (handle) => void (await new nut.Window(nut.providerRegistry, handle).focus()),
+        ...(user32 && { settle: (pid: number) => user32.waitForInputIdle(pid, 2000) }),
         close: async (id) => {
           await manager.focus(id);
           await input.hotkey(['Alt', 'F4']);

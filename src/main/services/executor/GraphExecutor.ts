@@ -123,6 +123,7 @@ export class GraphExecutor {
       dryRun,
       currentWindow: new Map(),
       initialWindowIds: new Set(dryRun ? [] : (await this.deps.desktop.windows.list()).map((w) => w.id)),
+      seenWindowIds: new Set(),
       ...(request.signal && { signal: request.signal }),
     };
     const ctx: RunCtx = { runId, world, steps, request, emit };

@@ -14,6 +14,8 @@ export interface RunWorld {
   currentWindow: Map<string, WindowInfo>;
   /** Window ids present when the run began: new windows are preferred when waiting. */
   initialWindowIds: Set<string>;
+  /** Window ids the run has focused or waited for so far: `fresh` waits look past them. */
+  seenWindowIds: Set<string>;
 }
 
 /** The app a frame drives, with its profile. */
@@ -60,14 +62,17 @@ export class PrimitiveRunner {
           );
         await desktop.windows.focus(win.id);
         world.currentWindow.set(a.id, win);
+        world.seenWindowIds.add(win.id);
         return undefined;
       }
       case 'wait_for_window': {
         const a = requireApp(app, p.action);
         const timeout = p.timeoutMs ?? DEFAULT_WAIT_MS;
+        // A fresh window is one neither there when the run began nor dealt with since.
+        const known = p.fresh ? new Set([...world.initialWindowIds, ...world.seenWindowIds]) : undefined;
         const win = world.dryRun
           ? dryWindow(a, p.title)
-          : await this.poll(timeout, world.signal, () => this.findWindow(a, p.title, world, true));
+          : await this.poll(timeout, world.signal, () => this.findWindow(a, p.title, world, true, known));
         if (!win)
           throw new StepFailure(
             'window.timeout',
@@ -75,6 +80,7 @@ export class PrimitiveRunner {
           );
         await desktop.windows.focus(win.id);
         world.currentWindow.set(a.id, win);
+        world.seenWindowIds.add(win.id);
         return undefined;
       }
       case 'key':
@@ -260,8 +266,14 @@ export class PrimitiveRunner {
    * The app window to act on: with a title regex, the newest matching window (new ones first);
    * without, the current window if it still exists, else the newest main window.
    */
-  private async findWindow(app: FrameApp, title: string | undefined, world: RunWorld, preferNew = false): Promise<WindowInfo | undefined> {
-    const wins = (await this.deps.desktop.windows.list()).filter((w) => windowBelongsToApp(w, app.profile.windows));
+  private async findWindow(
+    app: FrameApp,
+    title: string | undefined,
+    world: RunWorld,
+    preferNew = false,
+    notAmong?: ReadonlySet<string>,
+  ): Promise<WindowInfo | undefined> {
+    const wins = (await this.deps.desktop.windows.list()).filter((w) => windowBelongsToApp(w, app.profile.windows) && !notAmong?.has(w.id));
     if (title !== undefined) {
       const re = new RegExp(title, 'u');
       const hits = wins.filter((w) => re.test(w.title));

@@ -63,12 +63,20 @@ describe('src/main/services/desktop/Win32Text', () => {
       sendKeyboard: (r) => (batches.push(r.length), r.length),
       clipboardSequence: () => 0,
       layoutKey: () => undefined,
+      waitForInputIdle: async () => 'idle' as const,
+      foregroundPid: () => 0,
     };
     await new SendInputKeyboard(user32, keys).typeText('x'.repeat(200));
     expect(batches.reduce((a, b) => a + b, 0)).toBe(400);
     expect(batches.length).toBeGreaterThan(1);
 
-    const blocked: User32 = { sendKeyboard: () => 0, clipboardSequence: () => 0, layoutKey: () => undefined };
+    const blocked: User32 = {
+      sendKeyboard: () => 0,
+      clipboardSequence: () => 0,
+      layoutKey: () => undefined,
+      waitForInputIdle: async () => 'idle' as const,
+      foregroundPid: () => 0,
+    };
     await expect(new SendInputKeyboard(blocked, keys).typeText('x')).rejects.toMatchObject({ code: 'input.blocked' });
   });
 });

@@ -265,3 +265,42 @@ describe('src/main/services/executor/GraphExecutor', () => {
     expect(fake.inputCalls()).toContainEqual({ op: 'type', text: 'a\tb' });
   });
 });
+
+describe('src/main/services/executor/GraphExecutor wait_for_window fresh', () => {
+  const CONFIRM = `
+kind: skill
+id: ed1.confirm
+app: ed1
+description: press Enter and dismiss the box it opens
+intents: [confirm]
+graph:
+  start: focus
+  nodes:
+    focus: { action: focus_window, next: act }
+    act: { action: key, key: Enter, next: box }
+    box: { action: wait_for_window, title: 'ed1$', fresh: true, timeoutMs: 300, next: ok }
+    ok: { action: key, key: Escape, next: done }
+    done: { terminal: success }
+`;
+
+  it('waits past the windows the run has already met for a new one titled like the main window', async () => {
+    const lib = libraryOf(EDITOR, APP('ed1'), CONFIRM);
+    const fake = fakeDesktop({ windows: [win('main', 'doc - ed1', 'ed1')] });
+    // The app answers Enter with a message box titled like its main window, before the wait starts.
+    fake.hooks.beforeInput = (call) => {
+      if (call.op === 'key' && call.key === 'Enter') fake.windows.push(win('box', 'ed1', 'ed1'));
+    };
+    const r = await testExecutor({ library: lib, desktop: fake.desktop }).run({ skill: 'ed1.confirm' });
+    expect(r.status).toBe('succeeded');
+    expect(fake.calls.filter((c) => c.op === 'focus').map((c) => c.id)).toEqual(['main', 'box']);
+  });
+
+  it('fails when no new window comes, instead of taking the main window', async () => {
+    const lib = libraryOf(EDITOR, APP('ed1'), CONFIRM);
+    const fake = fakeDesktop({ windows: [win('main', 'doc - ed1', 'ed1')] });
+    const r = await testExecutor({ library: lib, desktop: fake.desktop }).run({ skill: 'ed1.confirm' });
+    expect(r.status).toBe('failed');
+    expect(r.error?.code).toBe('window.timeout');
+    expect(fake.calls.filter((c) => c.op === 'focus').map((c) => c.id)).toEqual(['main']);
+  });
+});
