@@ -59,9 +59,8 @@ export interface Win32WindowActions {
   /** Closes a window politely (focus, then Alt+F4, which sends WM_CLOSE like the title-bar button). */
   close(id: string): Promise<void>;
   /**
-   * Resolves once the process is ready for input (WaitForInputIdle, bounded). A window can show
-   * before it has set its own focus: a file dialog that focuses its name field by a posted
-   * message would otherwise get the first keys in another control.
+   * Resolves once a newly started process is ready for input (WaitForInputIdle, bounded): its
+   * window can show before it takes keys.
    */
   settle?(pid: number): Promise<unknown>;
 }

@@ -3,7 +3,7 @@ import type { CopyAware } from './copies';
 
 /** Options of SequencedClipboard. */
 export interface SequencedClipboardOptions {
-  /** Longest a read waits for a copy to land, counted from the shortcut. @default 2000 */
+  /** Longest a read waits for a copy to land, counted from the shortcut (after long typing the app may still be taking keys). @default 5000 */
   copyTimeoutMs?: number;
   /** @default 10 */
   pollMs?: number;
@@ -32,7 +32,7 @@ export class SequencedClipboard implements Clipboard, CopyAware {
     const copy = this.copy;
     this.copy = undefined;
     if (copy) {
-      const deadline = copy.at + (this.o.copyTimeoutMs ?? 2000);
+      const deadline = copy.at + (this.o.copyTimeoutMs ?? 5000);
       while (this.sequence() === copy.sequence && Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, this.o.pollMs ?? 10));
       }

@@ -12,12 +12,14 @@ export interface User32 {
   /** The key (and Shift) that types `ch` on the current keyboard layout, if a plain or shifted key does. */
   layoutKey(ch: string): LayoutKey | undefined;
   /**
-   * WaitForInputIdle: resolves once the process has handled what is in its message queue and
-   * waits for input (or after `timeoutMs`), e.g. a dialog that sets its focus by a posted message.
+   * WaitForInputIdle: resolves once a newly started process has finished initialising and waits
+   * for input (or after `timeoutMs`); for a process that got there before, at once.
    */
   waitForInputIdle(pid: number, timeoutMs: number): Promise<'idle' | 'timeout' | 'failed'>;
-  /** The process of the foreground window (0 when there is none). */
-  foregroundPid(): number;
+  /** The clipboard's Unicode text ('' when it holds none), through OpenClipboard/GetClipboardData. */
+  readClipboard(): Promise<string>;
+  /** Replaces the clipboard's contents with `text` (CF_UNICODETEXT). */
+  writeClipboard(text: string): Promise<void>;
 }
 
 /** A key of the keyboard layout: virtual key, scan code, and whether Shift is held. */
@@ -73,11 +75,61 @@ export async function loadUser32(): Promise<User32> {
   const OpenProcess = kernel32.func('void * __stdcall OpenProcess(uint32_t dwDesiredAccess, int bInheritHandle, uint32_t dwProcessId)');
   const CloseHandle = kernel32.func('int __stdcall CloseHandle(void *hObject)');
   const WaitForInputIdle = user32.func('uint32_t __stdcall WaitForInputIdle(void *hProcess, uint32_t dwMilliseconds)');
-  const GetForegroundWindow = user32.func('void * __stdcall GetForegroundWindow()');
-  const GetWindowThreadProcessId = user32.func('uint32_t __stdcall GetWindowThreadProcessId(void *hWnd, _Out_ uint32_t *lpdwProcessId)');
   const SYNCHRONIZE = 0x0010_0000;
   const PROCESS_QUERY_LIMITED_INFORMATION = 0x1000;
+  const OpenClipboard = user32.func('int __stdcall OpenClipboard(void *hWndNewOwner)');
+  const CloseClipboard = user32.func('int __stdcall CloseClipboard()');
+  const EmptyClipboard = user32.func('int __stdcall EmptyClipboard()');
+  const GetClipboardData = user32.func('void * __stdcall GetClipboardData(uint32_t uFormat)');
+  const SetClipboardData = user32.func('void * __stdcall SetClipboardData(uint32_t uFormat, void *hMem)');
+  const GlobalAlloc = kernel32.func('void * __stdcall GlobalAlloc(uint32_t uFlags, size_t dwBytes)');
+  const GlobalFree = kernel32.func('void * __stdcall GlobalFree(void *hMem)');
+  // The same function twice: locking memory to read it as a string, and to write into it.
+  const GlobalLockText = kernel32.func('const char16_t * __stdcall GlobalLock(void *hMem)');
+  const GlobalLock = kernel32.func('void * __stdcall GlobalLock(void *hMem)');
+  const GlobalUnlock = kernel32.func('int __stdcall GlobalUnlock(void *hMem)');
+  const CopyText = kernel32.func('void __stdcall RtlMoveMemory(void *dst, const char16_t *src, size_t n)');
+  const CF_UNICODETEXT = 13;
+  const GMEM_MOVEABLE = 0x0002;
+  /** Opens the clipboard, waiting (bounded) while another program has it open. */
+  const withClipboard = async <T>(work: () => T): Promise<T> => {
+    const deadline = Date.now() + 2000;
+    while (!OpenClipboard(null)) {
+      if (Date.now() > deadline) throw new DesktopError('clipboard.busy', 'Another program kept the clipboard open for 2 s');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    try {
+      return work();
+    } finally {
+      CloseClipboard();
+    }
+  };
   return {
+    readClipboard: () =>
+      withClipboard(() => {
+        const handle = GetClipboardData(CF_UNICODETEXT) as unknown;
+        if (!handle) return '';
+        try {
+          return (GlobalLockText(handle) as string | null) ?? '';
+        } finally {
+          GlobalUnlock(handle);
+        }
+      }),
+    writeClipboard: (text) =>
+      withClipboard(() => {
+        EmptyClipboard();
+        const bytes = (text.length + 1) * 2;
+        const handle = GlobalAlloc(GMEM_MOVEABLE, bytes) as unknown;
+        if (!handle) throw new DesktopError('clipboard.failed', `Could not allocate ${bytes} bytes for the clipboard`);
+        const at = GlobalLock(handle) as unknown;
+        CopyText(at, text, bytes);
+        GlobalUnlock(handle);
+        // The clipboard owns the memory once SetClipboardData succeeds.
+        if (!SetClipboardData(CF_UNICODETEXT, handle)) {
+          GlobalFree(handle);
+          throw new DesktopError('clipboard.failed', 'Windows refused the clipboard text (SetClipboardData)');
+        }
+      }),
     sendKeyboard: (records) => {
       const buf = Buffer.alloc(records.length * INPUT_SIZE);
       records.forEach((r, i) => {
@@ -99,13 +151,6 @@ export async function loadUser32(): Promise<User32> {
       // Only plain and shifted keys: Ctrl or Alt (AltGr) combinations could fire shortcuts.
       if (modifiers & ~1) return undefined;
       return { vk, scan: MapVirtualKeyW(vk, MAPVK_VK_TO_VSC) as number, shift: modifiers === 1 };
-    },
-    foregroundPid: () => {
-      const hwnd = GetForegroundWindow() as unknown;
-      if (!hwnd) return 0;
-      const pid = [0];
-      GetWindowThreadProcessId(hwnd, pid);
-      return pid[0] ?? 0;
     },
     waitForInputIdle: async (pid, timeoutMs) => {
       const process = OpenProcess(SYNCHRONIZE | PROCESS_QUERY_LIMITED_INFORMATION, 0, pid) as unknown;
@@ -156,13 +201,11 @@ export function textRecords(text: string, layoutKey: (ch: string) => LayoutKey |
 /** Characters per SendInput call: small enough for the target's message queue to keep up. */
 const CHUNK_CHARS = 64;
 
-/** Longest wait for the foreground app to take the keys just sent. */
-const SETTLE_MS = 2000;
-
 /**
  * The Windows keyboard: text through SendInput (see `textRecords`: layout keys, else Unicode),
- * keys and shortcuts through the given keyboard (nut.js), each returning once the foreground app
- * has taken them. nut.js's own text entry on Windows
+ * keys and shortcuts through the given keyboard (nut.js). Like SendInput itself, it returns once
+ * the keys are queued, not once the app has taken them (Windows has no call that tells; Wine
+ * Notepad takes about 100 characters a second): what follows a long text waits on its effect. nut.js's own text entry on Windows
  * drops the characters the layout has no key for (é, ß on a US layout) and, in libnut 2.7,
  * `(` and `)`.
  */
@@ -183,28 +226,16 @@ export class SendInputKeyboard implements Keyboard {
           `Windows accepted ${sent} of ${records.length} key events (input is blocked, e.g. by a window of higher integrity or the secure desktop)`,
         );
       }
-      // The target drains its queue between chunks.
-      await this.settle();
+      // Let the host's event loop breathe between chunks.
+      await new Promise((r) => setImmediate(r));
     }
   }
 
-  async pressKey(key: KeyName): Promise<void> {
-    await this.keys.pressKey(key);
-    await this.settle();
+  pressKey(key: KeyName): Promise<void> {
+    return this.keys.pressKey(key);
   }
 
-  async hotkey(keys: readonly KeyName[]): Promise<void> {
-    await this.keys.hotkey(keys);
-    await this.settle();
-  }
-
-  /**
-   * Returns once the foreground app has handled the keys (WaitForInputIdle, bounded): keys are
-   * delivered to whichever window is in front when they are processed, so a focus change right
-   * after Enter (a wait that finds the next window) could otherwise take the Enter with it.
-   */
-  private async settle(): Promise<void> {
-    const pid = this.user32.foregroundPid();
-    if (pid && pid !== process.pid) await this.user32.waitForInputIdle(pid, SETTLE_MS);
+  hotkey(keys: readonly KeyName[]): Promise<void> {
+    return this.keys.hotkey(keys);
   }
 }

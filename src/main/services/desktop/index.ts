@@ -127,7 +127,10 @@ async function createNutDesktop(platform: 'win32' | 'darwin', options: CreateDes
     ]);
     user32 = await loadUser32();
     const u = user32;
-    const sequenced = new SequencedClipboard(clipboard, () => u.clipboardSequence());
+    // The Windows clipboard API itself (nut.js's clipboard runs a helper program per read, which
+    // fails on an empty clipboard).
+    const win32Clipboard: Clipboard = { readText: () => u.readClipboard(), writeText: (t) => u.writeClipboard(t) };
+    const sequenced = new SequencedClipboard(win32Clipboard, () => u.clipboardSequence());
     keyboard = noticeCopies(new SendInputKeyboard(user32, keyboard), sequenced);
     clipboard = sequenced;
   }

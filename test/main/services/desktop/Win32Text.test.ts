@@ -35,6 +35,19 @@ function typed(records: readonly KeyRecord[]): string {
   return String.fromCharCode(...units);
 }
 
+/** A user32 that accepts every key event and has an empty clipboard. */
+function fakeUser32(over: Partial<User32> = {}): User32 {
+  return {
+    sendKeyboard: (r) => r.length,
+    clipboardSequence: () => 0,
+    layoutKey: () => undefined,
+    waitForInputIdle: async () => 'idle',
+    readClipboard: async () => '',
+    writeClipboard: async () => undefined,
+    ...over,
+  };
+}
+
 const PRINTABLE = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join('');
 const LATIN1 = Array.from({ length: 96 }, (_, i) => String.fromCharCode(0xa0 + i)).join('');
 
@@ -59,24 +72,12 @@ describe('src/main/services/desktop/Win32Text', () => {
   it('sends long text in chunks and fails when Windows blocks input', async () => {
     const batches: number[] = [];
     const keys: Keyboard = { typeText: async () => undefined, pressKey: async () => undefined, hotkey: async () => undefined };
-    const user32: User32 = {
-      sendKeyboard: (r) => (batches.push(r.length), r.length),
-      clipboardSequence: () => 0,
-      layoutKey: () => undefined,
-      waitForInputIdle: async () => 'idle' as const,
-      foregroundPid: () => 0,
-    };
+    const user32 = fakeUser32({ sendKeyboard: (r) => (batches.push(r.length), r.length) });
     await new SendInputKeyboard(user32, keys).typeText('x'.repeat(200));
     expect(batches.reduce((a, b) => a + b, 0)).toBe(400);
     expect(batches.length).toBeGreaterThan(1);
 
-    const blocked: User32 = {
-      sendKeyboard: () => 0,
-      clipboardSequence: () => 0,
-      layoutKey: () => undefined,
-      waitForInputIdle: async () => 'idle' as const,
-      foregroundPid: () => 0,
-    };
+    const blocked = fakeUser32({ sendKeyboard: () => 0 });
     await expect(new SendInputKeyboard(blocked, keys).typeText('x')).rejects.toMatchObject({ code: 'input.blocked' });
   });
 });
