@@ -136,6 +136,27 @@ describe('src/main/services/desktopHost', () => {
     await expect(startDesktopHost({ desktop, token: 'short' })).rejects.toMatchObject({ code: 'host.weak_token' });
   });
 
+  it('serves HTTPS when given a certificate, also off loopback, and the core trusts it only with its CA', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const dir = join(__dirname, '..', '..', '..', 'fixtures', 'tls');
+    const tls = { cert: readFileSync(join(dir, 'cert.pem')), key: readFileSync(join(dir, 'key.pem')) };
+    const host = await startDesktopHost({
+      desktop: createRecordingDesktop({ platform: 'win32' }).desktop,
+      token: TOKEN,
+      host: '0.0.0.0',
+      tls,
+    });
+    hosts.push(host);
+    const url = host.url.replace('0.0.0.0', '127.0.0.1');
+    expect(url).toMatch(/^https:/);
+    const remote = await connectDesktopHost({ url, token: TOKEN, ca: tls.cert });
+    expect(remote.platform).toBe('win32');
+    await remote.close();
+    // Without the CA the certificate is not trusted: no call goes through.
+    await expect(connectDesktopHost({ url, token: TOKEN })).rejects.toMatchObject({ code: 'desktop.host_unreachable' });
+  });
+
   it('refuses a host that speaks another protocol version, naming both', async () => {
     const { createServer } = await import('node:http');
     const server = createServer((_req, res) => {
