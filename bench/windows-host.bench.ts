@@ -11,104 +11,19 @@
  * Prints one JSON object. Run: `npm run bench -- windows-host`.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir, loadavg } from 'node:os';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { createDesktop } from '../src/main/services/desktop';
 import { connectDesktopHost } from '../src/main/services/desktopHost';
-import { GraphExecutor } from '../src/main/services/executor';
-import { loadLibrary } from '../src/main/services/library/YamlLibraryLoader';
-import { SqliteRunJournal, openStore } from '../src/main/services/store';
-import type { Desktop, InputDriver, WindowInfo } from '../src/shared/ports/desktop';
-import { LibraryDocSchema, SkillLibrary, type SourcedDoc } from '../src/shared/skill';
+import type { Desktop, WindowInfo } from '../src/shared/ports/desktop';
+import { benchLibrary, overhead, round, waitForWindow } from './executorTiming';
 
 const PRIMITIVES = Number(process.env.BENCH_PRIMITIVES ?? 200);
 const CALLS = Number(process.env.BENCH_CALLS ?? 300);
-const allow = { check: async () => ({ effect: 'allow' as const }) };
 const lane = createRequire(__filename)('../scripts/windows-lane.cjs') as {
   start(env?: NodeJS.ProcessEnv): { url: string; token: string };
   stop(): boolean;
 };
-
-function timedInput(input: InputDriver): { input: InputDriver; spentMs: () => number } {
-  let spent = 0;
-  const wrap =
-    <A extends unknown[]>(f: (...a: A) => Promise<void>) =>
-    async (...a: A) => {
-      const t = performance.now();
-      try {
-        await f(...a);
-      } finally {
-        spent += performance.now() - t;
-      }
-    };
-  return {
-    spentMs: () => spent,
-    input: {
-      pressKey: wrap((k) => input.pressKey(k)),
-      hotkey: wrap((k) => input.hotkey(k)),
-      typeText: wrap((t) => input.typeText(t)),
-      click: wrap((p, b, c) => input.click(p, b, c)),
-      drag: wrap((a, b) => input.drag(a, b)),
-      scroll: wrap((p, x, y) => input.scroll(p, x, y)),
-    },
-  };
-}
-
-/** The shipped library plus one skill per Notepad of N Shift presses (no waits in the graph). */
-async function benchLibrary(): Promise<SkillLibrary> {
-  const base = await loadLibrary({ builtinDir: 'skills' });
-  const docs: SourcedDoc[] = [...base.library.interfaces.values(), ...base.library.apps.values()].map((d) => ({
-    doc: d,
-    source: d.source,
-  }));
-  for (const app of ['notepad', 'wine-notepad']) {
-    const nodes: Record<string, unknown> = { focus: { action: 'focus_window', next: 'k0' }, done: { terminal: 'success' } };
-    for (let i = 0; i < PRIMITIVES; i++) nodes[`k${i}`] = { action: 'key', key: 'Shift', next: i + 1 < PRIMITIVES ? `k${i + 1}` : 'done' };
-    const doc = LibraryDocSchema.parse({
-      kind: 'skill',
-      id: `${app}.bench_keys`,
-      app,
-      description: 'press Shift many times',
-      intents: ['bench'],
-      graph: { start: 'focus', nodes },
-    });
-    docs.push({ doc, source: { file: 'bench', origin: 'builtin' } });
-  }
-  return new SkillLibrary(docs);
-}
-
-async function overhead(library: SkillLibrary, desktop: Desktop, app: string) {
-  const timed = timedInput(desktop.input);
-  const store = openStore({ dataDir: mkdtempSync(join(tmpdir(), 'skilldesk-bench-')) });
-  const exec = new GraphExecutor({
-    library,
-    desktop: { ...desktop, input: timed.input },
-    mediator: allow,
-    journal: new SqliteRunJournal(store.db),
-  });
-  const t = performance.now();
-  const r = await exec.run({ skill: `${app}.bench_keys` });
-  const total = performance.now() - t;
-  store.close();
-  if (r.status !== 'succeeded') throw new Error(`bench run on ${app} failed: ${r.error?.message}`);
-  return {
-    primitives: r.steps.length,
-    totalMs: round(total),
-    driverMs: round(timed.spentMs()),
-    overheadPerPrimitiveMs: round((total - timed.spentMs()) / r.steps.length),
-  };
-}
-
-async function waitForWindow(desktop: Desktop, match: (w: WindowInfo) => boolean): Promise<WindowInfo> {
-  for (let i = 0; i < 150; i++) {
-    const w = (await desktop.windows.list()).find(match);
-    if (w) return w;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('window did not appear');
-}
 
 /**
  * Types `text` into Notepad and reads it back through the clipboard. `sendMs` is how long the
@@ -151,13 +66,9 @@ function killNotepads(): void {
   execFileSync('sh', ['-c', "pkill -9 -f '[n]otepad.exe' || true"]);
 }
 
-function round(n: number): number {
-  return Math.round(n * 100) / 100;
-}
-
 async function main() {
   if (!process.env.DISPLAY) throw new Error('DISPLAY is not set: eval "$(bash scripts/test-desktop.sh start)" first');
-  const library = await benchLibrary();
+  const library = await benchLibrary(['notepad', 'wine-notepad'], PRIMITIVES);
   const ascii = Array.from({ length: 95 }, (_, i) => String.fromCharCode(0x20 + i)).join('');
   const latin1 = Array.from({ length: 96 }, (_, i) => String.fromCharCode(0xa0 + i)).join('');
   const text = `${ascii}\n\t${latin1}\n${'The quick brown fox, A_B>C:D! jumps; '.repeat(4)}`;

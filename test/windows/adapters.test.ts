@@ -1,19 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RemoteDesktop } from '../../src/main/services/desktopHost';
-import type { WindowInfo } from '../../src/shared/ports/desktop';
 import { killApps } from '../live/skills/liveCore';
-import { windowsDesktop } from './windowsCore';
+import { windowsDesktop, windowWhere } from './windowsCore';
 
 let desktop: RemoteDesktop;
-
-async function windowOf(pid: number): Promise<WindowInfo> {
-  for (let i = 0; i < 150; i++) {
-    const w = (await desktop.windows.list()).find((x) => x.pid === pid);
-    if (w) return w;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`no window of process ${pid} within 15 s`);
-}
 
 beforeAll(async () => {
   killApps('notepad.exe');
@@ -34,7 +24,10 @@ describe('the Windows adapters through the desktop host (Windows lane)', () => {
   it('launches a program, finds its window by its process, focuses and activates it', async () => {
     const first = await desktop.processes.launch({ command: 'notepad.exe', args: [] });
     const second = await desktop.processes.launch({ command: 'notepad.exe', args: [] });
-    const [a, b] = [await windowOf(first.pid), await windowOf(second.pid)];
+    const [a, b] = [
+      await windowWhere(desktop, (x) => x.pid === first.pid, `a window of process ${first.pid}`),
+      await windowWhere(desktop, (x) => x.pid === second.pid, `a window of process ${second.pid}`),
+    ];
     expect([a.processName, b.processName]).toEqual(['notepad.exe', 'notepad.exe']);
     expect(a.id).not.toBe(b.id);
     // A program takes the foreground itself once it has started: wait for the last one to have

@@ -7,6 +7,7 @@ import { createNodeCore } from '../../src/main/core/createNodeCore';
 import { iterateAudit, verifyAuditChain } from '../../src/main/services/store';
 import type { Desktop, WindowInfo } from '../../src/shared/ports/desktop';
 import { killApps } from '../live/skills/liveCore';
+import { windowWhere } from './windowsCore';
 
 /**
  * Complete mediation through the desktop host, as locally (test/live/permissions): a skill types
@@ -37,15 +38,6 @@ let desktop: Desktop;
 let notepad: WindowInfo;
 let wordpad: WindowInfo;
 
-async function windowOf(match: (w: WindowInfo) => boolean): Promise<WindowInfo> {
-  for (let i = 0; i < 150; i++) {
-    const w = (await desktop.windows.list()).find(match);
-    if (w) return w;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the window did not appear within 15 s');
-}
-
 beforeAll(async () => {
   killApps('notepad.exe');
   killApps('(write|wordpad)[.]exe');
@@ -64,9 +56,9 @@ beforeAll(async () => {
   expect(library.skills.has('notepad.type_in_two_steps')).toBe(true);
   desktop = await core.desktop();
   await desktop.processes.launch({ command: 'write.exe', args: [] });
-  wordpad = await windowOf((w) => w.processName === 'wordpad.exe');
+  wordpad = await windowWhere(desktop, (w) => w.processName === 'wordpad.exe', 'WordPad');
   await desktop.processes.launch({ command: 'notepad.exe', args: [] });
-  notepad = await windowOf((w) => w.processName === 'notepad.exe');
+  notepad = await windowWhere(desktop, (w) => w.processName === 'notepad.exe', 'Notepad');
 });
 afterAll(() => {
   core?.close();

@@ -5,6 +5,7 @@ import { inject } from 'vitest';
 import type { Core } from '../../src/main/core/Core';
 import { createNodeCore } from '../../src/main/core/createNodeCore';
 import { connectDesktopHost, type RemoteDesktop } from '../../src/main/services/desktopHost';
+import type { Desktop, WindowInfo } from '../../src/shared/ports/desktop';
 import type { PermissionPrompt, PermissionPrompter } from '../../src/shared/ports/prompter';
 
 /**
@@ -28,6 +29,16 @@ export async function windowsCore(o: { approve?: boolean } = {}): Promise<{ core
 /** A direct connection to the Windows desktop host (adapter-level tests). */
 export function windowsDesktop(): Promise<RemoteDesktop> {
   return connectDesktopHost(inject('windowsDesktop'));
+}
+
+/** The first window of `desktop` matching `match`, polled for up to 15 s (fails, never skips). */
+export async function windowWhere(desktop: Desktop, match: (w: WindowInfo) => boolean, what = 'the window'): Promise<WindowInfo> {
+  for (let i = 0; i < 150; i++) {
+    const w = (await desktop.windows.list()).find(match);
+    if (w) return w;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${what} did not appear within 15 s`);
 }
 
 /**

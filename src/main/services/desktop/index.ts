@@ -6,7 +6,7 @@
  * `createRecordingDesktop` builds the one dry runs and unit tests use. Adapters are imported
  * lazily, so importing this module loads no native code and needs no display.
  */
-import type { Clipboard, Desktop, WindowManager } from '../../../shared/ports/desktop';
+import type { Desktop, WindowManager } from '../../../shared/ports/desktop';
 import { DesktopError } from './errors';
 import type { Keyboard } from './keyboard';
 import type { NodeWindowManager } from './NodeWindowManager';
@@ -115,34 +115,40 @@ async function createX11Desktop(options: CreateDesktopOptions): Promise<LiveDesk
 }
 
 async function createNutDesktop(platform: 'win32' | 'darwin', options: CreateDesktopOptions): Promise<LiveDesktop> {
-  const [nut, { NutKeyboard }, { NutClipboard }] = await Promise.all([loadNut(), import('./NutKeyboard'), import('./NutClipboard')]);
-  let keyboard: Keyboard = new NutKeyboard(nut);
-  let clipboard: Clipboard = new NutClipboard(nut);
-  let user32: User32 | undefined;
-  if (platform === 'win32') {
-    const [{ loadUser32, SendInputKeyboard }, { SequencedClipboard }, { noticeCopies }] = await Promise.all([
-      import('./Win32Text'),
-      import('./SequencedClipboard'),
-      import('./copies'),
-    ]);
-    user32 = await loadUser32();
-    const u = user32;
-    // The Windows clipboard API itself (nut.js's clipboard runs a helper program per read, which
-    // fails on an empty clipboard).
-    const win32Clipboard: Clipboard = { readText: () => u.readClipboard(), writeText: (t) => u.writeClipboard(t) };
-    const sequenced = new SequencedClipboard(win32Clipboard, () => u.clipboardSequence());
-    keyboard = noticeCopies(new SendInputKeyboard(user32, keyboard), sequenced);
-    clipboard = sequenced;
+  const [nut, { NutKeyboard }] = await Promise.all([loadNut(), import('./NutKeyboard')]);
+  const env = options.env ?? {};
+  const nutScreen = async () => ({ width: await nut.screen.width(), height: await nut.screen.height(), scale: 1 });
+  if (platform === 'darwin') {
+    const { NutClipboard } = await import('./NutClipboard');
+    const parts = await commonParts(nut, new NutKeyboard(nut), env);
+    return {
+      ...parts,
+      platform,
+      windows: unsupportedWindows(platform),
+      clipboard: new NutClipboard(nut),
+      describeScreen: nutScreen,
+      close: async () => undefined,
+    };
   }
-  const parts = await commonParts(nut, keyboard, options.env ?? {});
-  const win32 = platform === 'win32' ? lazyWin32Windows(nut, parts.input, user32) : undefined;
+  const [{ loadUser32, SendInputKeyboard }, { SequencedClipboard }, { noticeCopies }] = await Promise.all([
+    import('./Win32Text'),
+    import('./SequencedClipboard'),
+    import('./copies'),
+  ]);
+  const user32 = await loadUser32();
+  // The Windows clipboard API itself (nut.js's clipboard runs a helper program per read, which
+  // fails on an empty clipboard).
+  const clipboard = new SequencedClipboard({ readText: () => user32.readClipboard(), writeText: (t) => user32.writeClipboard(t) }, () =>
+    user32.clipboardSequence(),
+  );
+  const parts = await commonParts(nut, noticeCopies(new SendInputKeyboard(user32, new NutKeyboard(nut)), clipboard), env);
+  const win32 = lazyWin32Windows(nut, parts.input, user32);
   return {
     ...parts,
     platform,
-    windows: win32?.windows ?? unsupportedWindows(platform),
+    windows: win32.windows,
     clipboard,
-    describeScreen: async () =>
-      (await win32?.primaryScreen()) ?? { width: await nut.screen.width(), height: await nut.screen.height(), scale: 1 },
+    describeScreen: async () => (await win32.primaryScreen()) ?? nutScreen(),
     close: async () => undefined,
   };
 }
@@ -178,7 +184,7 @@ async function loadNut(): Promise<NutModule> {
 function lazyWin32Windows(
   nut: NutModule,
   input: { hotkey(keys: readonly string[]): Promise<void> },
-  user32: User32 | undefined,
+  user32: User32,
 ): {
   windows: WindowManager;
   primaryScreen(): Promise<ScreenInfo | undefined>;
@@ -188,7 +194,7 @@ function lazyWin32Windows(
     loaded ??= import('./NodeWindowManager').then(({ NodeWindowManager, loadNodeWindowManager }) => {
       const manager: NodeWindowManager = new NodeWindowManager(loadNodeWindowManager(), {
         raise: async (handle) => void (await new nut.Window(nut.providerRegistry, handle).focus()),
-        ...(user32 && { settle: (pid: number) => user32.waitForInputIdle(pid, 2000) }),
+        settle: (pid) => user32.waitForInputIdle(pid, 2000),
         close: async (id) => {
           await manager.focus(id);
           await input.hotkey(['Alt', 'F4']);
