@@ -1,17 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RemoteDesktop } from '../../src/main/services/desktopHost';
-import { killApps } from '../live/skills/liveCore';
-import { windowsDesktop, windowWhere } from './windowsCore';
+import { killPrograms, windowsDesktop, windowWhere } from './windowsCore';
 
 let desktop: RemoteDesktop;
+/** The two notepads the launch test opened, and the one the typing test typed into. */
+let launched: string[] = [];
+let typedInto: string | undefined;
 
 beforeAll(async () => {
-  killApps('notepad.exe');
+  await killPrograms('notepad.exe');
   desktop = await windowsDesktop();
 });
 afterAll(async () => {
   await desktop?.close();
-  killApps('notepad.exe');
+  await killPrograms('notepad.exe');
 });
 
 describe('the Windows adapters through the desktop host (Windows lane)', () => {
@@ -30,6 +32,7 @@ describe('the Windows adapters through the desktop host (Windows lane)', () => {
     ];
     expect([a.processName, b.processName]).toEqual(['notepad.exe', 'notepad.exe']);
     expect(a.id).not.toBe(b.id);
+    launched = [a.id, b.id];
     // A program takes the foreground itself once it has started: wait for the last one to have
     // done so, or it could take it back from a window focused before.
     for (let i = 0; i < 100 && (await desktop.windows.active())?.id !== b.id; i++) await new Promise((r) => setTimeout(r, 100));
@@ -40,8 +43,9 @@ describe('the Windows adapters through the desktop host (Windows lane)', () => {
   });
 
   it('types every printable ASCII character, Latin-1 letters, tabs, newlines and a Windows path exactly', async () => {
-    const notepad = (await desktop.windows.list()).find((w) => w.processName === 'notepad.exe')!;
-    await desktop.windows.focus(notepad.id);
+    expect(launched, 'the launch test opened two notepads').toHaveLength(2);
+    typedInto = launched[0]!;
+    await desktop.windows.focus(typedInto);
     const ascii = Array.from({ length: 95 }, (_, i) => String.fromCharCode(0x20 + i)).join('');
     const latin1 = Array.from({ length: 96 }, (_, i) => String.fromCharCode(0xa0 + i)).join('');
     const text = `${ascii}\n\t${latin1}\nC:\\Users\\Public\\Documents\\report (final).txt`;
@@ -69,13 +73,13 @@ describe('the Windows adapters through the desktop host (Windows lane)', () => {
   });
 
   it('closes a window politely', async () => {
-    const notepads = (await desktop.windows.list()).filter((w) => w.processName === 'notepad.exe');
-    const target = notepads[0]!;
-    // The document was typed into above: closing it asks to save, so close the other, empty one.
-    const empty = notepads.find((w) => w.id !== target.id) ?? target;
-    await desktop.windows.close(empty.id);
-    for (let i = 0; i < 100 && (await desktop.windows.list()).some((w) => w.id === empty.id); i++)
-      await new Promise((r) => setTimeout(r, 100));
-    expect((await desktop.windows.list()).some((w) => w.id === empty.id)).toBe(false);
+    // One document was typed into above: closing it asks to save, so close the other, empty one.
+    // (Which one that is must be remembered: the order of a window listing follows the z-order.)
+    const empty = launched.find((id) => id !== typedInto)!;
+    expect(empty).toBeDefined();
+    await desktop.windows.close(empty);
+    const open = async () => (await desktop.windows.list()).filter((w) => w.id === empty).map((w) => w.title);
+    for (let i = 0; i < 100 && (await open()).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await open()).toEqual([]);
   });
 });

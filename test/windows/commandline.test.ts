@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/main/core/Core';
 import type { PermissionPrompt } from '../../src/shared/ports/prompter';
-import { killApps } from '../live/skills/liveCore';
-import { windowsCore, winePath } from './windowsCore';
+import { killPrograms, windowsCore, winePath } from './windowsCore';
 
 let core: Core;
 let asked: PermissionPrompt[];
@@ -13,11 +12,11 @@ const dir = mkdtempSync(join(tmpdir(), 'skilldesk-win-cmd-'));
 
 beforeAll(async () => {
   ({ core, asked } = await windowsCore({ approve: true }));
-  killApps('conhost.exe');
+  await killPrograms('conhost.exe');
 });
-afterAll(() => {
+afterAll(async () => {
   core?.close();
-  killApps('conhost.exe');
+  await killPrograms('conhost.exe');
 });
 
 describe('skills/implementations/cmd (Windows lane)', () => {

@@ -6,8 +6,7 @@ import type { Core } from '../../src/main/core/Core';
 import { createNodeCore } from '../../src/main/core/createNodeCore';
 import { iterateAudit, verifyAuditChain } from '../../src/main/services/store';
 import type { Desktop, WindowInfo } from '../../src/shared/ports/desktop';
-import { killApps } from '../live/skills/liveCore';
-import { windowWhere } from './windowsCore';
+import { killPrograms, windowWhere } from './windowsCore';
 
 /**
  * Complete mediation through the desktop host, as locally (test/live/permissions): a skill types
@@ -39,8 +38,8 @@ let notepad: WindowInfo;
 let wordpad: WindowInfo;
 
 beforeAll(async () => {
-  killApps('notepad.exe');
-  killApps('(write|wordpad)[.]exe');
+  await killPrograms('notepad.exe');
+  await killPrograms('(write|wordpad)[.]exe');
   const dataDir = mkdtempSync(join(tmpdir(), 'skilldesk-win-focus-'));
   const userSkills = join(dataDir, 'skills');
   mkdirSync(userSkills);
@@ -60,10 +59,10 @@ beforeAll(async () => {
   await desktop.processes.launch({ command: 'notepad.exe', args: [] });
   notepad = await windowWhere(desktop, (w) => w.processName === 'notepad.exe', 'Notepad');
 });
-afterAll(() => {
+afterAll(async () => {
   core?.close();
-  killApps('notepad.exe');
-  killApps('(write|wordpad)[.]exe');
+  await killPrograms('notepad.exe');
+  await killPrograms('(write|wordpad)[.]exe');
 });
 
 describe('permissions: focus change mid-run (Windows lane, through the desktop host)', () => {

@@ -6,8 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/main/core/Core';
 import type { PermissionPrompt } from '../../src/shared/ports/prompter';
-import { killApps } from '../live/skills/liveCore';
-import { windowsCore, windowsDesktop, winePath } from './windowsCore';
+import { killPrograms, windowsCore, windowsDesktop, winePath } from './windowsCore';
 
 const lane = createRequire(import.meta.url)('../../scripts/windows-lane.cjs') as { wineEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv };
 const KEY = 'HKEY_CURRENT_USER\\Software\\SkillDeskTest';
@@ -31,7 +30,7 @@ const dir = mkdtempSync(join(tmpdir(), 'skilldesk-win-reg-'));
 
 beforeAll(async () => {
   ({ core, asked } = await windowsCore({ approve: true }));
-  killApps('regedit.exe');
+  await killPrograms('regedit.exe');
   try {
     execFileSync('wine', ['reg', 'delete', KEY, '/f'], { env: lane.wineEnv(process.env), stdio: 'ignore' });
   } catch {
@@ -39,9 +38,9 @@ beforeAll(async () => {
   }
   expect(regQuery(KEY, 'Greeting')).toBe('');
 });
-afterAll(() => {
+afterAll(async () => {
   core?.close();
-  killApps('regedit.exe');
+  await killPrograms('regedit.exe');
 });
 
 describe('skills/implementations/regedit (Windows lane)', () => {

@@ -3,19 +3,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../src/main/core/Core';
-import { TRICKY_TEXT, killApps } from '../live/skills/liveCore';
-import { windowsCore, winePath } from './windowsCore';
+import { TRICKY_TEXT } from '../live/skills/liveCore';
+import { killPrograms, windowsCore, winePath } from './windowsCore';
 
 let core: Core;
 const dir = mkdtempSync(join(tmpdir(), 'skilldesk-win-texteditor-'));
 
 beforeAll(async () => {
   ({ core } = await windowsCore());
-  killApps('notepad.exe');
+  await killPrograms('notepad.exe');
 });
-afterAll(() => {
+afterAll(async () => {
   core?.close();
-  killApps('notepad.exe');
+  await killPrograms('notepad.exe');
 });
 
 describe('skills/implementations/notepad (Windows lane)', () => {
@@ -30,10 +30,10 @@ describe('skills/implementations/notepad (Windows lane)', () => {
 });
 
 describe('skills/implementations/wordpad (Windows lane)', () => {
-  afterAll(() => killApps('(write|wordpad)[.]exe'));
+  afterAll(() => killPrograms('(write|wordpad)[.]exe'));
 
   it('writes text to a .txt file through WordPad, saved as a text document, read back from disk', async () => {
-    killApps('(write|wordpad)[.]exe');
+    await killPrograms('(write|wordpad)[.]exe');
     const path = join(dir, 'wordpad note.txt');
     const text = 'WordPad on Windows: (parens) [brackets] {braces} C:\\Users\\Public\n\tsecond line, tabbed ~!@#$%^&*_+=|<>?';
     const r = await core.runSkill({ skill: 'TextEditor.write_file', app: 'wordpad', args: { path: winePath(path), text } });

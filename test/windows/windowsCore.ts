@@ -7,6 +7,7 @@ import { createNodeCore } from '../../src/main/core/createNodeCore';
 import { connectDesktopHost, type RemoteDesktop } from '../../src/main/services/desktopHost';
 import type { Desktop, WindowInfo } from '../../src/shared/ports/desktop';
 import type { PermissionPrompt, PermissionPrompter } from '../../src/shared/ports/prompter';
+import { killApps } from '../live/skills/liveCore';
 
 /**
  * A core on Linux whose desktop is the Windows desktop host under Wine, with a fresh data folder.
@@ -39,6 +40,25 @@ export async function windowWhere(desktop: Desktop, match: (w: WindowInfo) => bo
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`${what} did not appear within 15 s`);
+}
+
+/**
+ * Kills the Windows programs whose command line matches `pattern` (a pgrep pattern) and waits
+ * until the desktop host lists none of their windows: Wine forgets a killed program's windows a
+ * moment after the process is gone, and until then one of them can take the foreground.
+ */
+export async function killPrograms(pattern: string): Promise<void> {
+  killApps(pattern);
+  const desktop = await windowsDesktop();
+  try {
+    const matches = new RegExp(pattern, 'i');
+    const left = async () => (await desktop.windows.list()).filter((w) => matches.test(w.processName ?? '')).map((w) => w.title);
+    for (let i = 0; i < 100 && (await left()).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+    const stale = await left();
+    if (stale.length > 0) throw new Error(`windows of killed programs (${pattern}) still listed after 10 s: ${stale.join(', ')}`);
+  } finally {
+    await desktop.close();
+  }
 }
 
 /**

@@ -22,7 +22,8 @@ export async function liveCore(): Promise<{ core: Core; dataDir: string }> {
 
 /**
  * Kills the processes matching `pattern` that run on this test's display, so each test starts
- * from a clean desktop without touching apps on other displays.
+ * from a clean desktop without touching apps on other displays, and returns once they are gone
+ * (exited or zombies): their windows go with their X connections.
  */
 export function killApps(pattern: string): void {
   let pids: string[] = [];
@@ -32,6 +33,7 @@ export function killApps(pattern: string): void {
     return; // pgrep exits 1 when nothing matched
   }
   const display = process.env.DISPLAY;
+  const killed: string[] = [];
   for (const pid of pids) {
     let environ = '';
     try {
@@ -42,11 +44,29 @@ export function killApps(pattern: string): void {
     if (!environ.split('\0').includes(`DISPLAY=${display}`)) continue;
     try {
       process.kill(Number(pid), 'SIGKILL');
+      killed.push(pid);
     } catch {
       // exited meanwhile
     }
   }
-  execFileSync('sleep', ['0.5']);
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  const deadline = Date.now() + 10_000;
+  let alive = killed;
+  while ((alive = alive.filter(running)).length > 0) {
+    if (Date.now() > deadline) throw new Error(`processes ${alive.join(', ')} (${pattern}) outlived SIGKILL by 10 s`);
+    Atomics.wait(pause, 0, 0, 20);
+  }
+}
+
+/** Whether a process exists and is not a zombie. */
+function running(pid: string): boolean {
+  try {
+    // The state follows the command name in parentheses, which may itself hold spaces or ')'.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
 }
 
 /** Every printable ASCII character, tabs, newlines and a Windows path full of shifted symbols. */

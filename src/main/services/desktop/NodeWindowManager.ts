@@ -56,8 +56,8 @@ export interface Win32WindowActions {
    * then answers 0, and keystrokes go nowhere).
    */
   raise(handle: number): Promise<void>;
-  /** Closes a window politely (focus, then Alt+F4, which sends WM_CLOSE like the title-bar button). */
-  close(id: string): Promise<void>;
+  /** Asks a window to close as its title-bar button does; the program may still ask to save. */
+  close(handle: number): void;
   /**
    * Resolves once a newly started process is ready for input (WaitForInputIdle, bounded): its
    * window can show before it takes keys.
@@ -114,8 +114,7 @@ export class NodeWindowManager implements WindowManager {
   }
 
   async close(id: string): Promise<void> {
-    this.handle(id);
-    await this.actions.close(id);
+    this.actions.close(this.handle(id));
   }
 
   /** Scale factor of the primary monitor (1 = 96 DPI) and its size in pixels. */

@@ -20,6 +20,11 @@ export interface User32 {
   readClipboard(): Promise<string>;
   /** Replaces the clipboard's contents with `text` (CF_UNICODETEXT). */
   writeClipboard(text: string): Promise<void>;
+  /**
+   * Asks a window to close as its title-bar button does (WM_SYSCOMMAND SC_CLOSE, posted): the
+   * program may still ask to save. Needs no focus, so no keystroke can land elsewhere.
+   */
+  requestClose(handle: number): void;
 }
 
 /** A key of the keyboard layout: virtual key, scan code, and whether Shift is held. */
@@ -89,7 +94,10 @@ export async function loadUser32(): Promise<User32> {
   const GlobalLock = kernel32.func('void * __stdcall GlobalLock(void *hMem)');
   const GlobalUnlock = kernel32.func('int __stdcall GlobalUnlock(void *hMem)');
   const CopyText = kernel32.func('void __stdcall RtlMoveMemory(void *dst, const char16_t *src, size_t n)');
+  const PostMessageW = user32.func('int __stdcall PostMessageW(intptr_t hWnd, uint32_t Msg, uintptr_t wParam, intptr_t lParam)');
   const CF_UNICODETEXT = 13;
+  const WM_SYSCOMMAND = 0x0112;
+  const SC_CLOSE = 0xf060;
   const GMEM_MOVEABLE = 0x0002;
   /** Opens the clipboard, waiting (bounded) while another program has it open. */
   const withClipboard = async <T>(work: () => T): Promise<T> => {
@@ -142,6 +150,11 @@ export async function loadUser32(): Promise<User32> {
       return SendInput(records.length, buf, INPUT_SIZE) as number;
     },
     clipboardSequence: () => GetClipboardSequenceNumber() as number,
+    requestClose: (handle) => {
+      if (!PostMessageW(handle, WM_SYSCOMMAND, SC_CLOSE, 0)) {
+        throw new DesktopError('window.not_found', `Window \`${handle}\` did not take the close request; it may have closed`);
+      }
+    },
     layoutKey: (ch) => {
       if (ch.length !== 1) return undefined;
       const code = VkKeyScanW(ch.charCodeAt(0)) as number;

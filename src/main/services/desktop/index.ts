@@ -142,7 +142,7 @@ async function createNutDesktop(platform: 'win32' | 'darwin', options: CreateDes
     user32.clipboardSequence(),
   );
   const parts = await commonParts(nut, noticeCopies(new SendInputKeyboard(user32, new NutKeyboard(nut)), clipboard), env);
-  const win32 = lazyWin32Windows(nut, parts.input, user32);
+  const win32 = lazyWin32Windows(nut, user32);
   return {
     ...parts,
     platform,
@@ -183,7 +183,6 @@ async function loadNut(): Promise<NutModule> {
 /** node-window-manager's addon is loaded on first use, so input works even without it. */
 function lazyWin32Windows(
   nut: NutModule,
-  input: { hotkey(keys: readonly string[]): Promise<void> },
   user32: User32,
 ): {
   windows: WindowManager;
@@ -192,13 +191,10 @@ function lazyWin32Windows(
   let loaded: Promise<NodeWindowManager> | undefined;
   const get = () => {
     loaded ??= import('./NodeWindowManager').then(({ NodeWindowManager, loadNodeWindowManager }) => {
-      const manager: NodeWindowManager = new NodeWindowManager(loadNodeWindowManager(), {
+      const manager = new NodeWindowManager(loadNodeWindowManager(), {
         raise: async (handle) => void (await new nut.Window(nut.providerRegistry, handle).focus()),
         settle: (pid) => user32.waitForInputIdle(pid, 2000),
-        close: async (id) => {
-          await manager.focus(id);
-          await input.hotkey(['Alt', 'F4']);
-        },
+        close: (handle) => user32.requestClose(handle),
       });
       return manager;
     });

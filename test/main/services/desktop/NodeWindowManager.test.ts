@@ -33,7 +33,7 @@ const windows = {
 describe('src/main/services/desktop/NodeWindowManager', () => {
   it('lists visible titled windows with their process, and reports no active window for a foreground of 0', async () => {
     const foreground = { handle: 0 };
-    const wm = new NodeWindowManager(fakeAddon(windows, foreground), { raise: async () => undefined, close: async () => undefined });
+    const wm = new NodeWindowManager(fakeAddon(windows, foreground), { raise: async () => undefined, close: () => undefined });
     expect(await wm.list()).toEqual([
       { id: '100', title: 'Untitled - Notepad', pid: 5, processName: 'notepad.exe', bounds: { x: 1, y: 2, width: 3, height: 4 } },
     ]);
@@ -52,7 +52,7 @@ describe('src/main/services/desktop/NodeWindowManager', () => {
         // The first request is ignored, as Windows may do for a process not in front.
         if (raises === 2) foreground.handle = h;
       },
-      close: async () => undefined,
+      close: () => undefined,
     });
     await wm.focus('100');
     expect(raises).toBe(2);
@@ -61,7 +61,7 @@ describe('src/main/services/desktop/NodeWindowManager', () => {
   });
 
   it('fails focus with an actionable error when the window never comes to the front', async () => {
-    const wm = new NodeWindowManager(fakeAddon(windows, { handle: 0 }), { raise: async () => undefined, close: async () => undefined });
+    const wm = new NodeWindowManager(fakeAddon(windows, { handle: 0 }), { raise: async () => undefined, close: () => undefined });
     await expect(wm.focus('100')).rejects.toMatchObject({ code: 'window.focus_failed' });
   });
 });

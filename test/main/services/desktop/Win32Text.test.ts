@@ -42,6 +42,7 @@ function fakeUser32(over: Partial<User32> = {}): User32 {
     clipboardSequence: () => 0,
     layoutKey: () => undefined,
     waitForInputIdle: async () => 'idle',
+    requestClose: () => undefined,
     readClipboard: async () => '',
     writeClipboard: async () => undefined,
     ...over,
