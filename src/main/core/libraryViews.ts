@@ -106,7 +106,7 @@ export function compositionView(library: SkillLibrary): CompositionView {
   }
   for (const s of library.skills.values()) {
     for (const { call } of callEdges(s.graph)) {
-      const to = call.skill;
+      const to = library.canonicalRef(call.skill);
       if (!nodes.has(to)) nodes.set(to, { id: to, kind: 'interface_method' });
       if (!edges.some((e) => e.from === s.id && e.to === to)) edges.push({ from: s.id, to });
     }

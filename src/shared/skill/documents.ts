@@ -51,6 +51,12 @@ export const InterfaceDocSchema = z
      * primitives that act on the app's focused window, e.g. the agent's basic primitives. @default false
      */
     universal: z.boolean().optional(),
+    /**
+     * Interfaces whose methods this one inherits: an app implementing it implements them too, and
+     * `TextEditor.save_as` names the inherited `Document.save_as`. A method is declared once, on
+     * the interface that owns it. @example [Document]
+     */
+    extends: z.array(z.string().regex(/^[A-Z][A-Za-z0-9]*$/)).default([]),
     methods: z.record(z.string().regex(METHOD, 'method names are snake_case'), MethodSchema),
   })
   .strict();

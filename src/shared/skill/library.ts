@@ -92,6 +92,7 @@ export class SkillLibrary {
       if (doc.kind === 'interface') this.add(this.interfaces, doc.id, { ...doc, source }, source);
       else if (doc.kind === 'app') this.add(this.apps, doc.id, { ...doc, source }, source);
     }
+    for (const iface of this.interfaces.values()) this.checkExtends(iface);
     for (const app of this.apps.values()) {
       app.implements.forEach((iface, i) => {
         if (!this.interfaces.has(iface)) this.problem(app.source, ['implements', i], `unknown interface \`${iface}\``, 'error');
@@ -125,7 +126,8 @@ export class SkillLibrary {
   }
 
   /** Resolves a reference to the skill that runs for `app` (polymorphic dispatch). */
-  resolve(ref: string, app: string | undefined): Skill {
+  resolve(asked: string, app: string | undefined): Skill {
+    const ref = this.canonicalRef(asked);
     const direct = this.skills.get(ref);
     const { head, method } = splitRef(ref);
     const iface = this.interfaces.get(head);
@@ -136,7 +138,7 @@ export class SkillLibrary {
     if (!iface.methods[method]) {
       throw new SkillDeskError(
         'skill.not_found',
-        `Interface \`${head}\` has no method \`${method}\`; it has: ${Object.keys(iface.methods).join(', ')}`,
+        `Interface \`${head}\` has no method \`${method}\`; it has: ${this.methodNames(head).join(', ')}`,
       );
     }
     if (!app) {
@@ -167,6 +169,46 @@ export class SkillLibrary {
     );
   }
 
+  /**
+   * The interface and its ancestors, nearest first (each once, whatever cycles a broken file
+   * declares): where an inherited method is looked up.
+   */
+  lineage(interfaceId: string): string[] {
+    const seen: string[] = [];
+    const queue = [interfaceId];
+    while (queue.length > 0) {
+      const id = queue.shift()!;
+      const iface = this.interfaces.get(id);
+      if (!iface || seen.includes(id)) continue;
+      seen.push(id);
+      queue.push(...iface.extends);
+    }
+    return seen;
+  }
+
+  /** The interface that declares `method` for `interfaceId` (itself or an ancestor). */
+  methodOwner(interfaceId: string, method: string): string | undefined {
+    return this.lineage(interfaceId).find((id) => Object.hasOwn(this.interfaces.get(id)!.methods, method));
+  }
+
+  /** Every method of an interface, inherited ones included. */
+  methodNames(interfaceId: string): string[] {
+    return [...new Set(this.lineage(interfaceId).flatMap((id) => Object.keys(this.interfaces.get(id)!.methods)))];
+  }
+
+  /**
+   * The reference as its owner names it: `TextEditor.save_as` is `Document.save_as` when
+   * TextEditor inherits save_as from Document. Other references come back unchanged.
+   */
+  canonicalRef(ref: string): string {
+    const dot = ref.indexOf('.');
+    if (dot <= 0) return ref;
+    const head = ref.slice(0, dot);
+    const method = ref.slice(dot + 1);
+    const owner = this.interfaces.has(head) ? this.methodOwner(head, method) : undefined;
+    return owner && owner !== head ? `${owner}.${method}` : ref;
+  }
+
   /** Apps declaring that they implement `interfaceId` (every app, for a universal interface). */
   implementers(interfaceId: string): string[] {
     return [...this.apps.values()].filter((a) => this.appImplements(a.id, interfaceId)).map((a) => a.id);
@@ -174,14 +216,16 @@ export class SkillLibrary {
 
   /** Whether `app` implements `interfaceId`, by declaration or because the interface is universal. */
   appImplements(app: string, interfaceId: string): boolean {
+    const declared = this.apps.get(app)?.implements ?? [];
     return Boolean(
-      this.apps.get(app)?.implements.includes(interfaceId) || (this.apps.has(app) && this.interfaces.get(interfaceId)?.universal),
+      declared.some((d) => this.lineage(d).includes(interfaceId)) || (this.apps.has(app) && this.interfaces.get(interfaceId)?.universal),
     );
   }
 
-  /** Concrete skills implementing `Interface.method`. */
+  /** Concrete skills implementing `Interface.method` (or the method it inherits). */
   implementationsOf(ref: string): Skill[] {
-    return [...this.skills.values()].filter((s) => s.kind === 'implementation' && s.implements === ref);
+    const canonical = this.canonicalRef(ref);
+    return [...this.skills.values()].filter((s) => s.kind === 'implementation' && s.implements === canonical);
   }
 
   /** Skills filtered by app and/or domain interface. */
@@ -190,7 +234,7 @@ export class SkillLibrary {
       .filter(
         (s) => !filter.app || s.app === filter.app || (s.kind === 'composite' && this.appImplements(filter.app!, splitRef(s.id).head)),
       )
-      .filter((s) => !filter.domain || s.implements?.startsWith(`${filter.domain}.`))
+      .filter((s) => !filter.domain || this.lineage(filter.domain).some((id) => s.implements?.startsWith(`${id}.`)))
       .sort((a, b) => a.id.localeCompare(b.id));
   }
 
@@ -204,18 +248,24 @@ export class SkillLibrary {
     if (!doc.id.startsWith(`${doc.app}.`))
       return this.problem(source, ['id'], `skill id must start with its app: \`${doc.app}.…\``, 'error');
     let base: { description: string; intents: string[]; args: ArgSpecs; returns?: Skill['returns'] } | undefined;
-    if (doc.implements) {
-      const { head, method } = splitRef(doc.implements);
+    const implementsRef = doc.implements && this.canonicalRef(doc.implements);
+    if (implementsRef) {
+      const { head, method } = splitRef(implementsRef);
       const m = this.interfaces.get(head)?.methods[method];
       if (!m) return this.problem(source, ['implements'], `unknown interface method \`${doc.implements}\``, 'error');
-      if (!app.implements.includes(head))
-        return this.problem(source, ['implements'], `app \`${app.id}\` does not declare \`implements: [${head}]\``, 'error');
+      if (!this.appImplements(app.id, head))
+        return this.problem(
+          source,
+          ['implements'],
+          `app \`${app.id}\` does not declare \`implements: [${head}]\` (or an interface that extends \`${head}\`)`,
+          'error',
+        );
       base = { description: m.description, intents: m.intents, args: m.args, ...(m.returns && { returns: m.returns }) };
       if (doc.args) {
         const want = Object.keys(m.args).sort().join(',');
         const got = Object.keys(doc.args).sort().join(',');
         if (want !== got)
-          return this.problem(source, ['args'], `arguments (${got}) must match the signature of \`${doc.implements}\` (${want})`, 'error');
+          return this.problem(source, ['args'], `arguments (${got}) must match the signature of \`${implementsRef}\` (${want})`, 'error');
       }
     } else if (!doc.description || !doc.intents?.length) {
       return this.problem(
@@ -239,9 +289,9 @@ export class SkillLibrary {
     this.admit(
       {
         id: doc.id,
-        kind: doc.implements ? 'implementation' : 'app_skill',
+        kind: implementsRef ? 'implementation' : 'app_skill',
         app: doc.app,
-        ...(doc.implements && { implements: doc.implements }),
+        ...(implementsRef && { implements: implementsRef }),
         version: doc.version,
         trust,
         description: doc.description ?? base!.description,
@@ -290,11 +340,35 @@ export class SkillLibrary {
     for (const { nodeId, call } of callEdges(skill.graph)) {
       const ref = call.skill;
       const { head, method } = ref.includes('.') ? splitRef(ref) : { head: '', method: '' };
-      const ok = this.skills.has(ref) || Boolean(this.interfaces.get(head)?.methods[method]);
+      const ok = this.skills.has(ref) || Boolean(this.interfaces.has(head) && this.methodOwner(head, method));
       if (!ok) {
         this.problem(skill.source, ['graph', 'nodes', nodeId, 'skill'], `calls unknown skill \`${ref}\``, 'error');
         this.skills.delete(skill.id);
       }
+    }
+  }
+
+  /** Parents must exist, and a method is declared once in a lineage (no silent overriding). */
+  private checkExtends(iface: InterfaceDoc & { source: SourceRef }): void {
+    iface.extends.forEach((parent, i) => {
+      if (!this.interfaces.has(parent)) this.problem(iface.source, ['extends', i], `unknown interface \`${parent}\``, 'error');
+      else if (this.lineage(parent).includes(iface.id))
+        this.problem(
+          iface.source,
+          ['extends', i],
+          `\`${iface.id}\` extends \`${parent}\`, which extends \`${iface.id}\`: a cycle`,
+          'error',
+        );
+    });
+    for (const name of Object.keys(iface.methods)) {
+      const owner = this.lineage(iface.id).find((id) => id !== iface.id && Object.hasOwn(this.interfaces.get(id)!.methods, name));
+      if (owner)
+        this.problem(
+          iface.source,
+          ['methods', name],
+          `\`${name}\` is inherited from \`${owner}\`; declare a method once, on the interface that owns it`,
+          'error',
+        );
     }
   }
 

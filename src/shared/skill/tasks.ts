@@ -91,7 +91,7 @@ export function primitiveCount(skill: Skill): number {
 function calledRefs(library: SkillLibrary): Set<string> {
   const refs = new Set<string>();
   for (const s of library.skills.values()) {
-    for (const { call } of callEdges(s.graph)) refs.add(call.skill);
+    for (const { call } of callEdges(s.graph)) refs.add(library.canonicalRef(call.skill));
   }
   return refs;
 }

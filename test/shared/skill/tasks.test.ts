@@ -13,11 +13,15 @@ describe('src/shared/skill/tasks', () => {
   it('synthesizes tasks only from roots of the composition graph, on apps where their whole call tree resolves', () => {
     const tasks = synthesizeTasks(library, { apps: APPS, perSkill: 2, tempDir: '/tmp/t' });
     const called = new Set(
-      [...library.skills.values()].flatMap((s) => graphPrimitives(s.graph).flatMap((p) => (p.action === 'call' ? [p.skill] : []))),
+      [...library.skills.values()].flatMap((s) =>
+        graphPrimitives(s.graph).flatMap((p) => (p.action === 'call' ? [library.canonicalRef(p.skill)] : [])),
+      ),
     );
     for (const t of tasks) {
       const skill = library.skills.get(t.skill)!;
-      expect(called.has(t.skill) || called.has(skill.implements ?? ''), `${t.id} is called by another skill`).toBe(false);
+      expect(called.has(library.canonicalRef(t.skill)) || called.has(skill.implements ?? ''), `${t.id} is called by another skill`).toBe(
+        false,
+      );
     }
     const appsOf = (skill: string) => [...new Set(tasks.filter((t) => t.skill === skill).map((t) => t.app))].sort();
     expect(appsOf('TextEditor.write_file')).toEqual(['mousepad', 'notepad', 'wine-notepad']);

@@ -181,7 +181,7 @@ function callees(library: SkillLibrary, ref: string, app: string | undefined, er
     }
   }
   // A composite runs in whichever app calls it: it may reach every implementation.
-  const direct = library.skills.get(ref);
+  const direct = library.skills.get(library.canonicalRef(ref));
   return [...library.implementationsOf(ref), ...(direct && direct.kind === 'composite' ? [direct] : [])];
 }
 

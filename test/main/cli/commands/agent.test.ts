@@ -89,7 +89,7 @@ describe('src/main/cli/commands/agent', () => {
 describe('src/main/cli/commands/retrieve', () => {
   it('lists the best skills for a query, as text and as JSON', async () => {
     const text = await cli(['retrieve', 'save the document as a new file', '--top', '2']);
-    expect(text.out).toMatch(/^ 1\. TextEditor\.save_as/);
+    expect(text.out).toMatch(/^ 1\. Document\.save_as/);
     const json = JSON.parse((await cli(['retrieve', 'compute 2+2', '--json', '--top', '1'])).out);
     expect(json).toMatchObject({ mode: 'lexical', hits: [{ rank: 1, skill: 'Calculator.evaluate', apps: ['gnome-calculator'] }] });
   });

@@ -35,9 +35,9 @@ describe('src/main/services/agent/OfflinePlanner', () => {
   it('maps clause by clause when no single template covers the goal, launching the named app first', async () => {
     const plan = await planner.plan('open mousepad then type hello world and then save it as /tmp/b.txt');
     expect(plan.ok && plan.steps.map((s) => [s.skill, s.app, s.args])).toEqual([
-      ['TextEditor.new_document', 'mousepad', {}],
+      ['Document.new_document', 'mousepad', {}],
       ['TextEditor.type_text', 'mousepad', { text: 'hello world' }],
-      ['TextEditor.save_as', 'mousepad', { path: '/tmp/b.txt' }],
+      ['Document.save_as', 'mousepad', { path: '/tmp/b.txt' }],
     ]);
   });
 
@@ -45,7 +45,7 @@ describe('src/main/services/agent/OfflinePlanner', () => {
     const plan = await planner.plan('type "salt and pepper" and save it as /tmp/c.txt in mousepad');
     expect(plan.ok && plan.steps.map((s) => [s.skill, s.args])).toEqual([
       ['TextEditor.type_text', { text: 'salt and pepper' }],
-      ['TextEditor.save_as', { path: '/tmp/c.txt' }],
+      ['Document.save_as', { path: '/tmp/c.txt' }],
     ]);
   });
 
@@ -61,9 +61,9 @@ describe('src/main/services/agent/OfflinePlanner', () => {
     expect(plan.ok).toBe(false);
     if (plan.ok) return;
     expect(plan.unmapped).toBe('save the file somewhere nice');
-    expect(plan.mapped.map((s) => s.skill)).toEqual(['TextEditor.new_document']);
-    expect(plan.closest[0]!.skill).toBe('TextEditor.save_as');
-    expect(plan.message).toMatch(/Could not map "save the file somewhere nice".*Closest skills: TextEditor.save_as/);
+    expect(plan.mapped.map((s) => s.skill)).toEqual(['Document.new_document']);
+    expect(plan.closest[0]!.skill).toBe('Document.save_as');
+    expect(plan.message).toMatch(/Could not map "save the file somewhere nice".*Closest skills: Document.save_as/);
   });
 
   it('runs the plan through the executor and ends unmapped without touching anything when a part cannot be mapped', async () => {
@@ -74,7 +74,7 @@ describe('src/main/services/agent/OfflinePlanner', () => {
     const ok = await agent.run('open mousepad then type hi then save it as /tmp/d.txt', { dryRun: true });
     expect(ok.outcome).toBe('finished');
     expect(ok.steps.filter((s) => s.run).map((s) => s.run!.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
-    expect(memory.entries.map((e) => e.skill)).toEqual(['TextEditor.new_document', 'TextEditor.type_text', 'TextEditor.save_as']);
+    expect(memory.entries.map((e) => e.skill)).toEqual(['Document.new_document', 'TextEditor.type_text', 'Document.save_as']);
     expect(ok.accounting).toMatchObject({ planner: 'offline', steps: 4, llm: { calls: 0 } });
     const before = fake.calls.length;
     const bad = await agent.run('open mousepad then juggle three balls', { dryRun: true });

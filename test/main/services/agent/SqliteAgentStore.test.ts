@@ -45,10 +45,10 @@ describe('src/main/services/agent/SqliteAgentStore', () => {
     expect(children.map((c) => c.skillId).sort()).toEqual(['mousepad.save_as', 'mousepad.type_text']);
     expect(listMemory(store.db, { sessionId: 'sess-1' }).map((m) => [m.skillId, m.outcome])).toEqual([
       ['TextEditor.type_text', 'succeeded'],
-      ['TextEditor.save_as', 'succeeded'],
+      ['Document.save_as', 'succeeded'],
     ]);
     const recent = new SqliteAgentMemory(store.db).recent('sess-1', 5);
-    expect(recent[1]).toMatchObject({ skill: 'TextEditor.save_as', app: 'mousepad', args: { path: '/tmp/skilldesk-x.txt' } });
+    expect(recent[1]).toMatchObject({ skill: 'Document.save_as', app: 'mousepad', args: { path: '/tmp/skilldesk-x.txt' } });
     store.close();
   });
 });

@@ -14,10 +14,10 @@ describe('src/main/services/retrieval/HybridRetriever', () => {
 
   it('makes one card per interface method with the apps that implement it on the platform', () => {
     const cards = skillCards(library, 'linux');
-    const save = cards.find((c) => c.ref === 'TextEditor.save_as')!;
+    const save = cards.find((c) => c.ref === 'Document.save_as')!;
     expect(save.apps).toEqual(['mousepad', 'wine-notepad']);
     expect(cards.some((c) => c.ref.startsWith('Desktop.'))).toBe(false);
-    expect(skillCards(library, 'win32').find((c) => c.ref === 'TextEditor.save_as')!.apps).toEqual(['notepad', 'wordpad']);
+    expect(skillCards(library, 'win32').find((c) => c.ref === 'Document.save_as')!.apps).toEqual(['notepad', 'wordpad']);
   });
 
   it('stems inflections to one term', () => {
@@ -27,7 +27,7 @@ describe('src/main/services/retrieval/HybridRetriever', () => {
   it('ranks the lexically matching skill first with no model configured', async () => {
     const r = HybridRetriever.fromLibrary(library, { platform: 'linux' });
     expect(r.mode).toBe('lexical');
-    expect((await r.retrieve('store the document under /tmp/x.txt'))[0]!.card.ref).toBe('TextEditor.save_as');
+    expect((await r.retrieve('store the document under /tmp/x.txt'))[0]!.card.ref).toBe('Document.save_as');
     expect((await r.retrieve('please reset the calculator to zero', { top: 2 }))[0]!.card.ref).toBe('Calculator.clear');
   });
 
@@ -51,7 +51,7 @@ describe('src/main/services/retrieval/HybridRetriever', () => {
     const hits = await r.retrieve('open a file in the editor');
     expect(r.mode).toBe('hybrid');
     expect(hits[0]!.semantic).toBeTypeOf('number');
-    expect(hits[0]!.card.ref).toBe('TextEditor.open_file');
+    expect(hits[0]!.card.ref).toBe('Document.open_file');
     const embedRequests = replay.server.requests.filter((q) => q.path.endsWith('/embeddings')).length;
     // a second retriever over the same cache embeds only the new query
     const r2 = HybridRetriever.fromLibrary(library, { platform: 'linux', embedder: llmEmbedder(client, meter), cache });

@@ -26,7 +26,7 @@ describe('src/renderer/src/features/library/libraryStore', () => {
     const s = store(async () => ({
       ok: true,
       value: [
-        { skillId: 'TextEditor.save_as', score: 0.9 },
+        { skillId: 'Document.save_as', score: 0.9 },
         { skillId: 'Calculator.evaluate', score: 0.2 },
       ],
     }));
@@ -44,14 +44,14 @@ describe('src/renderer/src/features/library/libraryStore', () => {
     const slow = new Promise<void>((r) => (release = r));
     const s = store(async (r) => {
       if (r.query === 'old') await slow;
-      return { ok: true, value: [{ skillId: r.query === 'old' ? 'Calculator.evaluate' : 'TextEditor.save_as', score: 1 }] };
+      return { ok: true, value: [{ skillId: r.query === 'old' ? 'Calculator.evaluate' : 'Document.save_as', score: 1 }] };
     });
     await s.getState().load();
     const old = s.getState().search('old');
     await s.getState().search('new');
     release();
     await old;
-    expect(s.getState().hits).toEqual([{ skillId: 'TextEditor.save_as', score: 1 }]);
+    expect(s.getState().hits).toEqual([{ skillId: 'Document.save_as', score: 1 }]);
   });
 
   it('clears the search when the query is emptied', async () => {
