@@ -40,7 +40,12 @@ function invoke<Req extends z.ZodType>(request: Req) {
 
 const Empty = z.object({}).strict();
 const Id = z.string().min(1).max(200);
-const ArgValue = z.union([z.string().max(100_000), z.number(), z.boolean()]);
+const ArgValue = z.union([
+  z.string().max(100_000),
+  z.number(),
+  z.boolean(),
+  z.array(z.union([z.string().max(10_000), z.number()])).max(1000),
+]);
 
 export const RunStartRequest = z
   .object({

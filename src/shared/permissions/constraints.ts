@@ -2,7 +2,7 @@ import type { Constraints, Effect } from './manifest';
 import type { PermissionRequest, PermissionTarget } from './policy';
 import { lexicalCanonicalPath } from './canonical';
 import { hostsAllow, urlAllowed } from './hosts';
-import { bindSlots, pathInScope, resolvePathScope, scopeText, type ScopeEnv } from './scopes';
+import { bindSlots, bindSlotsEach, pathInScope, resolvePathScope, resolvePathScopes, scopeText, type ScopeEnv } from './scopes';
 import { CAPABILITIES, type Capability } from './taxonomy';
 
 /**
@@ -43,7 +43,8 @@ export function withImplicitApps(c: Constraints | undefined, cap: Capability, sk
  * Bound path values stay literal (their glob and folder characters are not read as such).
  */
 export function bindConstraints(c: Constraints, values: Readonly<Record<string, unknown>>): Constraints {
-  const bind = (list: string[], literal: boolean) => list.map((s) => bindSlots(s, values, literal) ?? '\u0000unbound');
+  // A slot naming a list argument binds once per item.
+  const bind = (list: string[], literal: boolean) => list.flatMap((s) => bindSlotsEach(s, values, literal) ?? ['\u0000unbound']);
   return {
     ...c,
     ...(c.paths && { paths: bind(c.paths, true) }),
@@ -90,12 +91,16 @@ export function evaluateConstraints(c: Constraints | undefined, req: PermissionR
     checks.push(() =>
       needs('path', () => {
         const p = (target as { path: string }).path;
-        const scopes = c.paths!.map((s) => resolvePathScope(s, values, ctx.env));
-        return scopes.some((s) => s !== undefined && pathInScope(p, s, ctx.env))
+        const scopes = c.paths!.map((s) => resolvePathScopes(s, values, ctx.env));
+        return scopes.some((each) => each.some((s) => pathInScope(p, s, ctx.env)))
           ? { kind: 'applies' }
           : {
               kind: 'mismatch',
-              why: `${p} is outside ${c.paths!.map((s, i) => (scopes[i] && scopes[i] !== s ? `${s}=${scopeText(scopes[i])}` : s)).join(', ')}`,
+              why: `${p} is outside ${c
+                .paths!.map((s, i) =>
+                  scopes[i]!.length && (scopes[i]!.length > 1 || scopes[i]![0] !== s) ? `${s}=${scopes[i]!.map(scopeText).join('|')}` : s,
+                )
+                .join(', ')}`,
             };
       }),
     );

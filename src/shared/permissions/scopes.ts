@@ -145,6 +145,35 @@ export function resolvePathScope(scope: string, args: Readonly<Record<string, un
   return normalizePath(bound, env.pathStyle, foldsCase(env));
 }
 
+/** Most scopes one template may expand to from list arguments; beyond it, none (fail closed). */
+const MAX_EXPANDED_SCOPES = 1000;
+
+/**
+ * Resolves a scope template whose slots may name list arguments: one scope per item (`${sources}`
+ * with three paths gives three scopes), each resolved as `resolvePathScope` does; scopes that
+ * cannot be resolved are left out.
+ */
+export function resolvePathScopes(scope: string, args: Readonly<Record<string, unknown>>, env: ScopeEnv): string[] {
+  return (listBindings(scope, args) ?? []).map((b) => resolvePathScope(scope, b, env)).filter((s): s is string => s !== undefined);
+}
+
+/** `bindSlots` once per item of the list arguments the template names; undefined when a slot has no value. */
+export function bindSlotsEach(template: string, values: Readonly<Record<string, unknown>>, literalValues = false): string[] | undefined {
+  const bound = (listBindings(template, values) ?? []).map((b) => bindSlots(template, b, literalValues));
+  return bound.length > 0 && bound.every((b) => b !== undefined) ? (bound as string[]) : undefined;
+}
+
+/** The argument sets a template stands for: one per combination of the items of the lists it names. */
+function listBindings(template: string, args: Readonly<Record<string, unknown>>): Record<string, unknown>[] | undefined {
+  const lists = [...new Set([...template.matchAll(SLOT)].map((m) => m[1]!))].filter((name) => Array.isArray(args[name]));
+  let bindings: Record<string, unknown>[] = [{ ...args }];
+  for (const name of lists) {
+    bindings = bindings.flatMap((b) => (args[name] as unknown[]).map((item) => ({ ...b, [name]: item })));
+    if (bindings.length > MAX_EXPANDED_SCOPES) return undefined;
+  }
+  return bindings;
+}
+
 /**
  * Whether a request path lies in a resolved scope: the scope itself, below it, or a glob match.
  * The request path is taken literally (`~` and `%FOLDER%` in it are file names, not folders).

@@ -34,12 +34,17 @@ export function stepNeeds(
     if (!slots.has(name)) continue;
     const value = opts.values?.[name];
     const bound = typeof value === 'string' ? value : `\${${name}}`;
-    if (spec.type === 'path') {
-      const target = { kind: 'path' as const, path: bound };
-      add({ capability: spec.mustExist ? 'file.read' : 'file.write', target, detail: `argument \`${name}\`` });
-      if (spec.mustExist && ctx.isSecretPath(bound)) add({ capability: 'secrets.read', target, detail: `argument \`${name}\`` });
-    } else if (isUrlArg(name, spec)) {
-      add({ capability: 'web.navigate', target: { kind: 'url', url: bound }, detail: `argument \`${name}\`` });
+    // A list is an access per item (unbound, the template stands for all of them).
+    const item = spec.type === 'list' ? spec.items : spec;
+    const bounds = spec.type === 'list' && Array.isArray(value) ? value.map(String) : [bound];
+    for (const one of bounds) {
+      if (item.type === 'path') {
+        const target = { kind: 'path' as const, path: one };
+        add({ capability: item.mustExist ? 'file.read' : 'file.write', target, detail: `argument \`${name}\`` });
+        if (item.mustExist && ctx.isSecretPath(one)) add({ capability: 'secrets.read', target, detail: `argument \`${name}\`` });
+      } else if (isUrlArg(name, item)) {
+        add({ capability: 'web.navigate', target: { kind: 'url', url: one }, detail: `argument \`${name}\`` });
+      }
     }
   }
   return result;

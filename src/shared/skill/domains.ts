@@ -107,6 +107,56 @@ export const PathArgSchema = z
   })
   .strict();
 
+/** A calendar date, `YYYY-MM-DD` (ISO 8601), optionally within [min, max]. */
+export const DateArgSchema = z
+  .object({
+    type: z.literal('date'),
+    min: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/)
+      .optional(),
+    max: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/)
+      .optional(),
+    default: z.string().optional(),
+    ...common,
+  })
+  .strict();
+
+/** A time of day on a 24-hour clock, `HH:MM` (or `HH:MM:SS` with `seconds: true`). */
+export const TimeArgSchema = z
+  .object({
+    type: z.literal('time'),
+    /** Whether seconds are given (`HH:MM:SS`). @default false */
+    seconds: z.boolean().optional(),
+    default: z.string().optional(),
+    ...common,
+  })
+  .strict();
+
+/** What a list holds: one scalar domain per item (paths, names, numbers, enum members, dates). */
+const ListItemSchema = z.union([EnumArgSchema, StringArgSchema, NumberArgSchema, PathArgSchema, DateArgSchema, TimeArgSchema]);
+
+/**
+ * Several values of one domain, in order: files to copy, items of a bulleted list. From a command
+ * line, a JSON array (`["/a","/b"]`) or one item per line.
+ */
+export const ListArgSchema = z
+  .object({
+    type: z.literal('list'),
+    items: ListItemSchema,
+    /** @default 1 */
+    minItems: z.number().int().nonnegative().optional(),
+    /** @default 100 */
+    maxItems: z.number().int().positive().max(1000).optional(),
+    default: z.array(z.union([z.string(), z.number()])).optional(),
+    description: z.string().optional(),
+    optional: z.boolean().optional(),
+    examples: z.array(z.array(z.union([z.string(), z.number()]))).optional(),
+  })
+  .strict();
+
 export const ArgSpecSchema = z.union([
   EnumArgSchema,
   ChoiceArgSchema,
@@ -115,14 +165,18 @@ export const ArgSpecSchema = z.union([
   NumberArgSchema,
   BooleanArgSchema,
   PathArgSchema,
+  DateArgSchema,
+  TimeArgSchema,
+  ListArgSchema,
 ]);
 export type ArgSpec = z.infer<typeof ArgSpecSchema>;
 export type ArgType = ArgSpec['type'];
+export type ListItemSpec = z.infer<typeof ListItemSchema>;
 
 export const ArgSpecsSchema = z.record(z.string().regex(/^[a-z][a-z0-9_]*$/, 'argument names are snake_case'), ArgSpecSchema);
 export type ArgSpecs = z.infer<typeof ArgSpecsSchema>;
 
-export type ArgValue = string | number | boolean;
+export type ArgValue = string | number | boolean | (string | number)[];
 export type ArgValues = Record<string, ArgValue>;
 
 export type ArgCheck = { ok: true; value: ArgValue } | { ok: false; message: string };
@@ -179,6 +233,30 @@ export function checkArg(name: string, spec: ArgSpec, raw: unknown, ctx: DomainC
       if (raw === 'true' || raw === 'false') return { ok: true, value: raw === 'true' };
       return fail('`true` or `false`');
     }
+    case 'date': {
+      if (typeof raw !== 'string' || !isCalendarDate(raw)) return fail('a date `YYYY-MM-DD` that exists in the calendar');
+      if ((spec.min && raw < spec.min) || (spec.max && raw > spec.max))
+        return fail(`a date${spec.min ? ` from ${spec.min}` : ''}${spec.max ? ` until ${spec.max}` : ''}`);
+      return { ok: true, value: raw };
+    }
+    case 'time': {
+      const shape = spec.seconds ? /^([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]$/ : /^([01][0-9]|2[0-3]):[0-5][0-9]$/;
+      if (typeof raw !== 'string' || !shape.test(raw)) return fail(`a 24-hour time \`${spec.seconds ? 'HH:MM:SS' : 'HH:MM'}\``);
+      return { ok: true, value: raw };
+    }
+    case 'list': {
+      const items = listItems(raw);
+      if (!items) return fail('a list (a JSON array, or one item per line)');
+      const [min, max] = [spec.minItems ?? 1, spec.maxItems ?? 100];
+      if (items.length < min || items.length > max) return fail(`a list of ${min} to ${max} items (it has ${items.length})`);
+      const out: (string | number)[] = [];
+      for (const [i, item] of items.entries()) {
+        const r = checkArg(`${name}[${i}]`, spec.items, item, ctx);
+        if (!r.ok) return r;
+        out.push(r.value as string | number);
+      }
+      return { ok: true, value: out };
+    }
     case 'path': {
       if (typeof raw !== 'string' || raw.length === 0) return fail('a path');
       if (/[\0]/.test(raw)) return fail('a path without NUL characters');
@@ -191,6 +269,29 @@ export function checkArg(name: string, spec: ArgSpec, raw: unknown, ctx: DomainC
       return { ok: true, value: raw };
     }
   }
+}
+
+/** A list's items: an array as given, a JSON array in a string, or a string's non-empty lines. */
+function listItems(raw: unknown): unknown[] | undefined {
+  if (Array.isArray(raw)) return raw;
+  if (typeof raw !== 'string') return undefined;
+  if (raw.trimStart().startsWith('[')) {
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      return Array.isArray(parsed) ? parsed : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return raw.split(/\r?\n/).filter((line) => line.trim() !== '');
+}
+
+/** `YYYY-MM-DD` naming a real day (no 2023-02-30). */
+function isCalendarDate(v: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
+  if (!m) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.toISOString().slice(0, 10) === v;
 }
 
 export type ArgsCheck = { ok: true; values: ArgValues } | { ok: false; errors: string[] };
@@ -239,8 +340,24 @@ export function seededRandom(seed: number): () => number {
  */
 export function sampleArg(spec: ArgSpec, rand: () => number, ctx: { tempDir: string; pathStyle?: 'posix' | 'win32' }): ArgValue {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
-  if (spec.examples?.length) return pick(spec.examples);
+  if (spec.examples?.length) return pick<ArgValue>(spec.examples);
   switch (spec.type) {
+    case 'list': {
+      const min = Math.max(spec.minItems ?? 1, 1);
+      const max = Math.max(min, Math.min(spec.maxItems ?? 3, 3));
+      const n = min + Math.floor(rand() * (max - min + 1));
+      return Array.from({ length: n }, () => sampleArg(spec.items, rand, ctx) as string | number);
+    }
+    case 'date': {
+      const lo = Date.parse(spec.min ?? '2020-01-01');
+      const hi = Date.parse(spec.max ?? '2030-12-31');
+      return new Date(lo + Math.floor(rand() * ((hi - lo) / 86_400_000 + 1)) * 86_400_000).toISOString().slice(0, 10);
+    }
+    case 'time': {
+      const two = (n: number) => String(n).padStart(2, '0');
+      const hm = `${two(Math.floor(rand() * 24))}:${two(Math.floor(rand() * 60))}`;
+      return spec.seconds ? `${hm}:${two(Math.floor(rand() * 60))}` : hm;
+    }
     case 'enum':
       return pick(spec.values);
     case 'choice':

@@ -22,6 +22,19 @@ const VariableSchema = z.string().regex(/^[a-z][a-z0-9_]*$/);
 /** Characters of one inline `run_script` script: it is analysed whenever it is checked. */
 export const MAX_SCRIPT_CHARS = 64 * 1024;
 
+/**
+ * How many times a key or chord is pressed: a number, or one `${arg}` slot whose value (a whole
+ * number 0-100) is read when the step runs, e.g. `repeat: '${steps}'`.
+ */
+export const RepeatSchema = z.union([z.number().int().min(1).max(100), z.string().regex(/^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/)]);
+
+/** The press count a resolved `repeat` stands for; undefined when it is not a whole number 0-100. */
+export function repeatCount(repeat: number | string | undefined): number | undefined {
+  if (repeat === undefined) return 1;
+  const n = typeof repeat === 'number' ? repeat : /^\d{1,3}$/.test(repeat) ? Number(repeat) : NaN;
+  return Number.isInteger(n) && n >= 0 && n <= 100 ? n : undefined;
+}
+
 /** Where a primitive sits in the editor's palette. */
 export type PaletteGroup = 'window' | 'keyboard' | 'pointer' | 'flow' | 'data';
 
@@ -171,8 +184,8 @@ export const PRIMITIVES = {
     group: 'window',
   }),
   key: describePrimitive({
-    schema: z.object({ action: z.literal('key'), key: KeySchema, repeat: z.number().int().min(1).max(100).optional() }).strict(),
-    doc: 'Presses one key (`repeat` times).',
+    schema: z.object({ action: z.literal('key'), key: KeySchema, repeat: RepeatSchema.optional() }).strict(),
+    doc: 'Presses one key (`repeat` times: a number, or one `${arg}` slot holding 0-100).',
     input: 'keyboard',
     forwardsArgs: true,
     needs: (p, ctx) => [need('input.keyboard', ctx.appTarget, p.action)],
@@ -181,8 +194,8 @@ export const PRIMITIVES = {
     group: 'keyboard',
   }),
   hotkey: describePrimitive({
-    schema: z.object({ action: z.literal('hotkey'), keys: z.array(KeySchema).min(2) }).strict(),
-    doc: 'Presses `keys` in order and releases them in reverse (a shortcut such as Control+s).',
+    schema: z.object({ action: z.literal('hotkey'), keys: z.array(KeySchema).min(2), repeat: RepeatSchema.optional() }).strict(),
+    doc: 'Presses `keys` in order and releases them in reverse (a shortcut such as Control+s), `repeat` times.',
     input: 'keyboard',
     forwardsArgs: true,
     needs: (p, ctx) => [

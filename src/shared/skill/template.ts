@@ -7,7 +7,10 @@ import { SkillDeskError } from '../errors';
 const SLOT = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)((?:\|[a-z_]+)*)\}/g;
 const WHOLE = /^\$\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)((?:\|[a-z_]+)*)\}$/;
 
-/** Value filters usable in templates. */
+/**
+ * Value filters usable in templates. Text filters apply to each item of a list; list filters
+ * (`LIST_FILTERS`) turn a list into text.
+ */
 export const TEMPLATE_FILTERS: Record<string, (value: string) => string> = {
   /** `/tmp/a b.txt` -> `Z:\tmp\a b.txt` (Wine maps drive Z: to the POSIX root). */
   wine_path: (v) => (v.startsWith('/') ? `Z:${v.replaceAll('/', '\\')}` : v),
@@ -15,6 +18,18 @@ export const TEMPLATE_FILTERS: Record<string, (value: string) => string> = {
   basename: (v) => v.split(/[\\/]/).pop() ?? v,
   /** Escapes regex metacharacters, for titles in `wait_for_window`. */
   regex_escape: (v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+  /** Wraps a value in double quotes, as Windows file dialogs and command lines take names with spaces. */
+  quoted: (v) => `"${v}"`,
+};
+
+/** Filters from a list argument to text. */
+export const LIST_FILTERS: Record<string, (items: readonly unknown[]) => string> = {
+  /** One item per line (what a multi-line box or a bulleted list takes). */
+  lines: (items) => items.map(String).join('\n'),
+  /** Items separated by spaces: with `quoted` first, the multi-file form of a Windows file-name box (`"a.txt" "b.txt"`). */
+  spaced: (items) => items.map(String).join(' '),
+  /** How many items there are. */
+  count: (items) => String(items.length),
 };
 
 /** Names of the `${slot}` references in a template string (first path segment only). */
@@ -33,41 +48,55 @@ export type TemplateScope = Readonly<Record<string, unknown>>;
  * Substitutes `${name}` slots. A template that is exactly one slot keeps the value's type
  * (so a number argument stays a number); otherwise values are stringified.
  */
-export function renderTemplate(template: string, scope: TemplateScope): unknown {
+export function renderTemplate(template: string, scope: TemplateScope, o: RenderOptions = {}): unknown {
   const whole = WHOLE.exec(template);
-  if (whole && !whole[2]) return lookup(whole[1]!, scope);
+  if (whole && !whole[2] && !o.asText) return lookup(whole[1]!, scope);
   return template.replace(SLOT, (_match, name: string | undefined, filters: string | undefined) => {
     if (!name) return '${';
-    const value = lookup(name, scope);
-    return applyFilters(typeof value === 'string' ? value : JSON.stringify(value), filters ?? '');
+    const value = applyFilters(lookup(name, scope), filters ?? '');
+    return typeof value === 'string' ? value : JSON.stringify(value);
   });
 }
 
+export interface RenderOptions {
+  /**
+   * Every template renders to text, one-slot templates included: what a primitive types, waits
+   * for or names is text even when the argument is a number. @default false
+   */
+  asText?: boolean;
+}
+
 /** Renders every string inside a JSON-like value. */
-export function renderDeep<T>(value: T, scope: TemplateScope): T {
-  if (typeof value === 'string') return renderTemplate(value, scope) as T;
-  if (Array.isArray(value)) return value.map((v) => renderDeep(v, scope)) as T;
+export function renderDeep<T>(value: T, scope: TemplateScope, o: RenderOptions = {}): T {
+  if (typeof value === 'string') return renderTemplate(value, scope, o) as T;
+  if (Array.isArray(value)) return value.map((v) => renderDeep(v, scope, o)) as T;
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = renderDeep(v, scope);
+    for (const [k, v] of Object.entries(value)) out[k] = renderDeep(v, scope, o);
     return out as T;
   }
   return value;
 }
 
-function applyFilters(value: string, filters: string): string {
+/** Applies filters left to right: text filters to a value (each item of a list), list filters to a list. */
+function applyFilters(value: unknown, filters: string): unknown {
   return filters
     .split('|')
     .filter(Boolean)
-    .reduce((v, name) => {
+    .reduce<unknown>((v, name) => {
+      const toText = LIST_FILTERS[name];
+      if (toText) {
+        if (!Array.isArray(v)) throw new SkillDeskError('template.not_a_list', `Template filter \`${name}\` needs a list, got ${typeof v}`);
+        return toText(v);
+      }
       const filter = TEMPLATE_FILTERS[name];
       if (!filter) {
         throw new SkillDeskError(
           'template.unknown_filter',
-          `Unknown template filter \`${name}\`; known: ${Object.keys(TEMPLATE_FILTERS).join(', ')}`,
+          `Unknown template filter \`${name}\`; known: ${[...Object.keys(TEMPLATE_FILTERS), ...Object.keys(LIST_FILTERS)].join(', ')}`,
         );
       }
-      return filter(v);
+      return Array.isArray(v) ? v.map((item) => filter(String(item))) : filter(typeof v === 'string' ? v : JSON.stringify(v));
     }, value);
 }
 

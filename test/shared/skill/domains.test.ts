@@ -63,3 +63,50 @@ describe('src/shared/skill/domains', () => {
     }
   });
 });
+
+describe('src/shared/skill/domains (lists, dates and times)', () => {
+  const paths = spec({ type: 'list', items: { type: 'path', target: 'file' }, minItems: 1, maxItems: 3 });
+
+  it('takes a list as an array, a JSON array or one item per line, checking every item against its domain', () => {
+    expect(checkArg('files', paths, ['/a', '/b'])).toEqual({ ok: true, value: ['/a', '/b'] });
+    expect(checkArg('files', paths, '["/a","/b c"]')).toEqual({ ok: true, value: ['/a', '/b c'] });
+    expect(checkArg('files', paths, '/a\r\n/b\n\n')).toEqual({ ok: true, value: ['/a', '/b'] });
+    expect(checkArg('files', paths, ['/a', 'relative.txt'])).toEqual({
+      ok: false,
+      message: 'Expected `files[1]` to be an absolute POSIX path, got `relative.txt` (string)',
+    });
+    expect(checkArg('files', paths, [])).toMatchObject({ ok: false, message: expect.stringMatching(/1 to 3 items \(it has 0\)/) });
+    expect(checkArg('files', paths, ['/a', '/b', '/c', '/d'])).toMatchObject({ ok: false });
+    expect(checkArg('n', spec({ type: 'list', items: { type: 'number', integer: true } }), '["1", 2]')).toEqual({
+      ok: true,
+      value: [1, 2],
+    });
+  });
+
+  it('accepts only real calendar dates within the range, and 24-hour times', () => {
+    const date = spec({ type: 'date', min: '2000-01-01' });
+    expect(checkArg('d', date, '2024-02-29')).toEqual({ ok: true, value: '2024-02-29' });
+    expect(checkArg('d', date, '2023-02-29')).toMatchObject({ ok: false, message: expect.stringMatching(/exists in the calendar/) });
+    expect(checkArg('d', date, '1999-12-31')).toMatchObject({ ok: false, message: expect.stringMatching(/from 2000-01-01/) });
+    expect(checkArg('t', spec({ type: 'time' }), '23:59')).toEqual({ ok: true, value: '23:59' });
+    expect(checkArg('t', spec({ type: 'time' }), '24:00')).toMatchObject({ ok: false });
+    expect(checkArg('t', spec({ type: 'time' }), '7:05')).toMatchObject({ ok: false });
+    expect(checkArg('t', spec({ type: 'time', seconds: true }), '07:05:09')).toEqual({ ok: true, value: '07:05:09' });
+  });
+
+  it('samples lists, dates and times that pass their own domain check', () => {
+    const rand = seededRandom(3);
+    const specs: ArgSpec[] = [
+      paths,
+      spec({ type: 'date', min: '2024-01-01', max: '2024-12-31' }),
+      spec({ type: 'time', seconds: true }),
+      spec({ type: 'list', items: { type: 'enum', values: ['a', 'b'] }, minItems: 2 }),
+    ];
+    for (const s of specs) {
+      for (let i = 0; i < 50; i++) {
+        const v = sampleArg(s, rand, { tempDir: '/tmp' });
+        expect(checkArg('x', s, v), JSON.stringify(v)).toMatchObject({ ok: true });
+      }
+    }
+  });
+});

@@ -26,3 +26,19 @@ describe('src/shared/skill/template', () => {
     expect(renderDeep({ k: ['${a}', { t: 'x${a}' }] }, { a: 'v' })).toEqual({ k: ['v', { t: 'xv' }] });
   });
 });
+
+describe('src/shared/skill/template (lists)', () => {
+  const scope = { files: ['/tmp/a b.txt', '/tmp/c.txt'] };
+
+  it('keeps a list whole in a one-slot template, and turns it into text with list filters', () => {
+    expect(renderTemplate('${files}', scope)).toEqual(scope.files);
+    expect(renderTemplate('${files|lines}', scope)).toBe('/tmp/a b.txt\n/tmp/c.txt');
+    expect(renderTemplate('${files|basename|quoted|spaced}', scope)).toBe('"a b.txt" "c.txt"');
+    expect(renderTemplate('${files|wine_path|lines}', scope)).toBe('Z:\\tmp\\a b.txt\nZ:\\tmp\\c.txt');
+    expect(renderTemplate('${files|count} files', scope)).toBe('2 files');
+  });
+
+  it('refuses a list filter on a single value', () => {
+    expect(() => renderTemplate('${p|lines}', { p: '/tmp/a' })).toThrow(/needs a list/);
+  });
+});

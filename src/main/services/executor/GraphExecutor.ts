@@ -266,7 +266,8 @@ export class GraphExecutor {
       return rec;
     };
     try {
-      resolved = renderDeep(raw, frame.scope);
+      // A call hands typed arguments on; every other primitive's fields are text (a number typed is its digits).
+      resolved = renderDeep(raw, frame.scope, { asText: raw.action !== 'call' });
     } catch (err) {
       record('failed', (err as Error).message);
       throw new StepFailure('template.failed', (err as Error).message);

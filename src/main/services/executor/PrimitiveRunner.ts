@@ -1,6 +1,7 @@
 import type { Point, WindowInfo } from '../../../shared/ports/desktop';
 import type { AppDoc, Guard, Primitive, Target, WaitCondition } from '../../../shared/skill';
 import { assertNever } from '../../../shared/errors';
+import { repeatCount } from '../../../shared/skill/primitives';
 import { firstUntypable } from '../../../shared/text';
 import { windowBelongsToApp } from './appWindows';
 import { RunAborted, StepFailure } from './errors';
@@ -84,10 +85,10 @@ export class PrimitiveRunner {
         return undefined;
       }
       case 'key':
-        for (let i = 0; i < (p.repeat ?? 1); i++) await desktop.input.pressKey(p.key);
+        for (let i = repeats(p.repeat); i > 0; i--) await desktop.input.pressKey(p.key);
         return undefined;
       case 'hotkey':
-        await desktop.input.hotkey(p.keys);
+        for (let i = repeats(p.repeat); i > 0; i--) await desktop.input.hotkey(p.keys);
         return undefined;
       case 'type_text':
         typable(p.text);
@@ -348,4 +349,12 @@ function typable(text: string): void {
   const bad = firstUntypable(text);
   if (bad)
     throw new StepFailure('input.untypable', `The text has ${bad.name} at position ${bad.index}, which cannot be typed; nothing was typed`);
+}
+
+/** A step's press count, or a failure naming the value when its argument is not a whole number 0-100. */
+function repeats(repeat: number | string | undefined): number {
+  const n = repeatCount(repeat);
+  if (n === undefined)
+    throw new StepFailure('primitive.bad_repeat', `Expected \`repeat\` to be a whole number from 0 to 100, got \`${String(repeat)}\``);
+  return n;
 }

@@ -107,6 +107,63 @@ describe('src/main/services/executor/GraphExecutor', () => {
     ]);
   });
 
+  it('types a number argument as its digits: the fields of a primitive are text', async () => {
+    const counting = EDITOR.replace(
+      'methods:\n',
+      'methods:\n  count:\n    description: count\n    intents: [count]\n    args: { n: { type: number } }\n',
+    );
+    const COUNT = `
+kind: skill
+id: ed1.count
+app: ed1
+implements: Editor.count
+graph:
+  start: typing
+  nodes:
+    typing: { action: type_text, text: '\${n}', next: done }
+    done: { terminal: success }
+`;
+    const fake = fakeDesktop({ windows: [win('w1', 'doc - ed1', 'ed1')] });
+    const library = libraryOf(counting, APP('ed1'), TYPE('ed1'), SAVE('ed1'), COUNT);
+    const r = await testExecutor({ library, desktop: fake.desktop }).run({ skill: 'Editor.count', app: 'ed1', args: { n: 42 } });
+    expect(r.error?.message).toBeUndefined();
+    expect(fake.inputCalls()).toEqual([{ op: 'type', text: '42' }]);
+  });
+
+  it('presses a key and a chord as many times as an argument says, none for 0, and fails on a count out of range', async () => {
+    const counting = EDITOR.replace(
+      'methods:\n',
+      'methods:\n  zoom:\n    description: zoom\n    intents: [zoom]\n    args: { n: { type: number, min: -5, max: 200 } }\n',
+    );
+    const ZOOM = `
+kind: skill
+id: ed1.zoom
+app: ed1
+implements: Editor.zoom
+graph:
+  start: down
+  nodes:
+    down: { action: key, key: Down, repeat: '\${n}', next: plus }
+    plus: { action: hotkey, keys: [Control, '='], repeat: '\${n}', next: done }
+    done: { terminal: success }
+`;
+    const library = libraryOf(counting, APP('ed1'), TYPE('ed1'), SAVE('ed1'), ZOOM);
+    const run = async (n: number) => {
+      const fake = fakeDesktop({ windows: [win('w1', 'doc - ed1', 'ed1')] });
+      const r = await testExecutor({ library, desktop: fake.desktop }).run({ skill: 'Editor.zoom', app: 'ed1', args: { n } });
+      return { r, calls: fake.inputCalls() };
+    };
+    const three = await run(3);
+    expect(three.r.status).toBe('succeeded');
+    expect(three.calls.filter((c) => c.op === 'key')).toHaveLength(3);
+    expect(three.calls.filter((c) => c.op === 'hotkey')).toHaveLength(3);
+    expect((await run(0)).calls).toEqual([]);
+    const bad = await run(150);
+    expect(bad.r.status).toBe('failed');
+    expect(bad.r.error?.message).toMatch(/whole number from 0 to 100, got `150`/);
+    expect(bad.calls).toEqual([]);
+  });
+
   it('starts every step in the journal before it is mediated, and records it under the same seq after', async () => {
     const { exec, journal } = setup({ running: true });
     const order: string[] = [];

@@ -19,6 +19,12 @@ function hint(spec: ArgSpec): string {
       );
     case 'text':
       return 'free text; newlines and tabs are typed as-is';
+    case 'list':
+      return `one ${hint(spec.items)} per line`;
+    case 'date':
+      return 'date YYYY-MM-DD';
+    case 'time':
+      return `24-hour time ${spec.seconds ? 'HH:MM:SS' : 'HH:MM'}`;
     case 'choice':
       return `one of the current ${spec.source.kind === 'directory' ? 'files' : spec.source.kind}`;
     default:
@@ -56,14 +62,14 @@ export function ArgForm() {
           );
         } else if (spec.type === 'boolean') {
           input = <input id={id} name={name} type="checkbox" checked={value === true} onChange={(e) => setValue(name, e.target.checked)} />;
-        } else if (spec.type === 'text') {
+        } else if (spec.type === 'text' || spec.type === 'list') {
           input = <textarea id={id} name={name} rows={4} value={String(value ?? '')} onChange={(e) => setValue(name, e.target.value)} />;
         } else {
           const text = (
             <input
               id={id}
               name={name}
-              type={spec.type === 'number' ? 'number' : 'text'}
+              type={spec.type === 'number' ? 'number' : spec.type === 'date' ? 'date' : spec.type === 'time' ? 'time' : 'text'}
               value={String(value ?? '')}
               {...(spec.type === 'number' && { min: spec.min, max: spec.max, step: spec.integer ? 1 : 'any' })}
               placeholder={
