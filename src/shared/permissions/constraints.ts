@@ -39,7 +39,7 @@ export function withImplicitApps(c: Constraints | undefined, cap: Capability, sk
 }
 
 /**
- * Binds every `${slot}` in path and app scopes; unbound slots become a scope that matches nothing.
+ * Binds every `${slot}` in path, app and URL scopes; unbound slots become a scope that matches nothing.
  * Bound path values stay literal (their glob and folder characters are not read as such).
  */
 export function bindConstraints(c: Constraints, values: Readonly<Record<string, unknown>>): Constraints {
@@ -49,6 +49,7 @@ export function bindConstraints(c: Constraints, values: Readonly<Record<string, 
     ...c,
     ...(c.paths && { paths: bind(c.paths, true) }),
     ...(c.apps && { apps: bind(c.apps, false) }),
+    ...(c.urls && { urls: bind(c.urls, false) }),
   };
 }
 
@@ -130,7 +131,9 @@ export function evaluateConstraints(c: Constraints | undefined, req: PermissionR
     checks.push(() =>
       needs('url', () => {
         const url = (target as { url: string }).url;
-        return urlAllowed(url, c.domains, c.urls)
+        // `urls: ['${url}']` scopes an entry to the URL the skill was given (each item of a list).
+        const urls = c.urls?.flatMap((u) => bindSlotsEach(u, values) ?? []);
+        return urlAllowed(url, c.domains, urls)
           ? { kind: 'applies' }
           : { kind: 'mismatch', why: `${url} is not in the allowlist ${[...(c.domains ?? []), ...(c.urls ?? [])].join(', ')}` };
       }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bindConstraints } from '../../../src/shared/permissions/constraints';
+import { bindConstraints, evaluateConstraints } from '../../../src/shared/permissions/constraints';
 import type { NeedContext } from '../../../src/shared/permissions/needs';
 import { pathInScope, resolvePathScopes, type ScopeEnv } from '../../../src/shared/permissions/scopes';
 import { stepNeeds } from '../../../src/shared/permissions/stepNeeds';
@@ -55,5 +55,20 @@ describe('src/shared/permissions (list arguments)', () => {
       { kind: 'url', url: 'https://a' },
       { kind: 'url', url: 'https://b' },
     ]);
+  });
+
+  it('scopes a URL entry to the URL argument the skill was given (each, for a list), and nothing else', () => {
+    const ctx2 = { env: posix, effect: 'allow' as const, usage: [] };
+    const ask = (url: string, args: Record<string, unknown>) =>
+      evaluateConstraints(
+        { urls: ['${url}'] },
+        { skill: 's', capability: 'web.navigate', target: { kind: 'url', url }, args, time: 0 },
+        ctx2,
+      ).kind;
+    expect(ask('https://example.com/a', { url: 'https://example.com/a' })).toBe('applies');
+    expect(ask('https://evil.example/', { url: 'https://example.com/a' })).toBe('mismatch');
+    expect(ask('https://example.com/a', {})).toBe('mismatch');
+    expect(ask('https://b.example/', { url: ['https://a.example/', 'https://b.example/'] })).toBe('applies');
+    expect(bindConstraints({ urls: ['${url}'] }, { url: 'https://a.example/' }).urls).toEqual(['https://a.example/']);
   });
 });
