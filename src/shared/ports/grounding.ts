@@ -12,7 +12,21 @@ export interface GroundingContext {
 export type GroundingResult =
   { found: true; point: Point; confidence: number; source: string } | { found: false; reason: string; source: string };
 
+/** An element read from an accessibility tree: its name, role and states (lower-case: `checked`, `showing`...). */
+export interface AccessibleElement {
+  name: string;
+  role: string;
+  states: string[];
+}
+
+export type InspectResult = { supported: true; elements: AccessibleElement[]; source: string } | { supported: false; reason: string };
+
 /** Resolves `text` and `accessibility` targets to screen points (accessibility tree, OCR, vision model...). */
 export interface Grounder {
   locate(target: Exclude<Target, { kind: 'point' }>, ctx: GroundingContext): Promise<GroundingResult>;
+  /**
+   * The elements named `name` (and of `role`) in the accessibility tree of the context's window,
+   * with their states. Only grounders that read a tree can answer; pixels cannot tell a state.
+   */
+  inspect?(query: { name: string; role?: string }, ctx: Omit<GroundingContext, 'screenshot'>): Promise<InspectResult>;
 }

@@ -36,6 +36,21 @@ export const TargetSchema = z.discriminatedUnion('kind', [
 ]);
 export type Target = z.infer<typeof TargetSchema>;
 
+/** Element states a `ui_element` condition can ask for (an `un`/`dis`/`collapsed` state is the absence of its positive one). */
+export const UI_STATES = [
+  'checked',
+  'unchecked',
+  'selected',
+  'unselected',
+  'expanded',
+  'collapsed',
+  'enabled',
+  'disabled',
+  'focused',
+  'pressed',
+] as const;
+export type UiState = (typeof UI_STATES)[number];
+
 /** Bounds every wait: a skill can never hang the desktop. */
 export const TimeoutMsSchema = z.number().int().positive().max(600_000);
 
@@ -47,12 +62,45 @@ export const WaitConditionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('text_visible'), text: z.string() }).strict(),
   /** The text can no longer be read in the app's window (or on screen). */
   z.object({ kind: z.literal('text_gone'), text: z.string() }).strict(),
+  /** The file's text holds `text` (a literal) or matches `pattern` (a regex): what was saved, not only that something was. */
+  z
+    .object({ kind: z.literal('file_contains'), path: z.string(), text: z.string().optional(), pattern: z.string().optional() })
+    .strict()
+    .refine((c) => (c.text === undefined) !== (c.pattern === undefined), 'give exactly one of `text` and `pattern`'),
+  /**
+   * The JSON file's value at `pointer` (RFC 6901, e.g. `/editor.fontSize`; `''` is the whole
+   * document) equals `equals` (strings compare as text with numbers and booleans).
+   */
+  z
+    .object({
+      kind: z.literal('json_value'),
+      path: z.string(),
+      pointer: z.string().regex(/^(\/.*)?$/, 'a JSON pointer is empty or starts with `/`'),
+      equals: z.union([z.string(), z.number(), z.boolean(), z.null()]),
+    })
+    .strict(),
+  /**
+   * An element of the app's accessibility tree named `name` (and of `role`) is there, in `state`
+   * when given (`checked`, `unchecked`, `selected`, `expanded`, `enabled`...); `present: false`
+   * waits for it to go. Read from the accessibility tree only, never guessed from pixels: where
+   * the app has none (Wine), the condition fails at once, saying so.
+   */
+  z
+    .object({
+      kind: z.literal('ui_element'),
+      name: z.string().min(1),
+      role: z.string().optional(),
+      state: z.enum(UI_STATES).optional(),
+      /** @default true */
+      present: z.boolean().optional(),
+    })
+    .strict(),
 ]);
 export type WaitCondition = z.infer<typeof WaitConditionSchema>;
 
 /** Conditions read off the screen (OCR grounding): they need `screen.capture`. */
 export function conditionReadsScreen(c: WaitCondition): boolean {
-  return c.kind === 'text_visible' || c.kind === 'text_gone';
+  return c.kind === 'text_visible' || c.kind === 'text_gone' || c.kind === 'ui_element';
 }
 
 /**

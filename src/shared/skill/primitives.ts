@@ -71,9 +71,12 @@ export function conditionNeeds(c: WaitCondition, ctx: NeedContext, detail: strin
     case 'window_gone':
       return [need('app.window', ctx.appTarget, `${detail}: ${c.kind}`)];
     case 'file_exists':
-      return [need('file.read', { kind: 'path', path: c.path }, `${detail}: file_exists`)];
+    case 'file_contains':
+    case 'json_value':
+      return [need('file.read', { kind: 'path', path: c.path }, `${detail}: ${c.kind}`)];
     case 'text_visible':
     case 'text_gone':
+    case 'ui_element':
       return [need('screen.capture', { kind: 'none' }, `${detail}: ${c.kind}`)];
   }
 }
@@ -113,7 +116,7 @@ function templatedArgs(args: readonly string[] | undefined): boolean {
 }
 
 function conditionPaths(c: WaitCondition | undefined): string[] {
-  return c?.kind === 'file_exists' ? [c.path] : [];
+  return c && 'path' in c ? [c.path] : [];
 }
 
 /** Keeps each descriptor's types tied to its own schema. */

@@ -1,5 +1,5 @@
 import type { Point, WindowInfo } from '../../../shared/ports/desktop';
-import type { AppDoc, Guard, Primitive, Target, WaitCondition } from '../../../shared/skill';
+import type { AppDoc, Guard, Primitive, Target, UiState, WaitCondition } from '../../../shared/skill';
 import { assertNever } from '../../../shared/errors';
 import { repeatCount } from '../../../shared/skill/primitives';
 import { firstUntypable } from '../../../shared/text';
@@ -230,9 +230,45 @@ export class PrimitiveRunner {
         );
         return c.kind === 'text_visible' ? r.found : !r.found;
       }
+      case 'file_contains': {
+        const text = await this.readIfExists(c.path);
+        if (text === undefined) return false;
+        return c.text !== undefined ? text.includes(c.text) : new RegExp(c.pattern!, 'u').test(text);
+      }
+      case 'json_value': {
+        const text = await this.readIfExists(c.path);
+        if (text === undefined) return false;
+        let doc: unknown;
+        try {
+          doc = JSON.parse(text);
+        } catch {
+          return false; // not (yet) valid JSON: an app may be halfway through writing it
+        }
+        return jsonEquals(jsonPointer(doc, c.pointer), c.equals);
+      }
+      case 'ui_element': {
+        const inspect = this.deps.grounder?.inspect?.bind(this.deps.grounder);
+        const window = app ? await this.currentOrMain(app, world) : undefined;
+        const r = inspect
+          ? await inspect(
+              { name: c.name, ...(c.role && { role: c.role }) },
+              { ...(window && { window }), ...(world.signal && { signal: world.signal }) },
+            )
+          : ({ supported: false, reason: 'no accessibility grounder is configured' } as const);
+        // Pixels cannot tell whether a box is checked: without a tree the condition cannot be judged.
+        if (!r.supported) throw new StepFailure('condition.unsupported', `${describeCondition(c)} cannot be checked here: ${r.reason}`);
+        const there = r.elements.some((e) => hasState(e.states, c.state));
+        return (c.present ?? true) === there;
+      }
       default:
         return assertNever(c, 'wait condition');
     }
+  }
+
+  /** A file's text, or undefined while it does not exist. */
+  private async readIfExists(path: string): Promise<string | undefined> {
+    if (!(await this.deps.desktop.files.exists(path))) return undefined;
+    return this.deps.desktop.files.readText(path);
   }
 
   /** Turns a target into a screen point: window-relative arithmetic, or a grounder for labels. */
@@ -326,6 +362,12 @@ function describeCondition(c: WaitCondition): string {
       return `Text \`${c.text}\` visible`;
     case 'text_gone':
       return `Text \`${c.text}\` gone`;
+    case 'file_contains':
+      return `File \`${c.path}\` contains ${c.text !== undefined ? `\`${c.text}\`` : `/${c.pattern}/`}`;
+    case 'json_value':
+      return `JSON \`${c.path}\` has ${c.pointer || '(the document)'} = ${JSON.stringify(c.equals)}`;
+    case 'ui_element':
+      return `${c.present === false ? 'No element' : 'An element'} named \`${c.name}\`${c.role ? ` (${c.role})` : ''}${c.state ? ` ${c.state}` : ''}`;
     default:
       return assertNever(c, 'wait condition');
   }
@@ -357,4 +399,43 @@ function repeats(repeat: number | string | undefined): number {
   if (n === undefined)
     throw new StepFailure('primitive.bad_repeat', `Expected \`repeat\` to be a whole number from 0 to 100, got \`${String(repeat)}\``);
   return n;
+}
+
+/** The value at an RFC 6901 pointer (`~1` is `/`, `~0` is `~`); undefined when the path does not exist. */
+export function jsonPointer(doc: unknown, pointer: string): unknown {
+  if (pointer === '') return doc;
+  let at: unknown = doc;
+  for (const raw of pointer.slice(1).split('/')) {
+    const key = raw.replaceAll('~1', '/').replaceAll('~0', '~');
+    if (Array.isArray(at) && /^(0|[1-9][0-9]*)$/.test(key)) at = at[Number(key)];
+    else if (at && typeof at === 'object' && Object.hasOwn(at, key)) at = (at as Record<string, unknown>)[key];
+    else return undefined;
+  }
+  return at;
+}
+
+/** A JSON scalar against an expected value; a string expectation also matches a number or boolean that prints the same. */
+function jsonEquals(actual: unknown, expected: string | number | boolean | null): boolean {
+  if (actual === expected) return true;
+  return typeof expected === 'string' && (typeof actual === 'number' || typeof actual === 'boolean') && String(actual) === expected;
+}
+
+/** Whether an element's AT-SPI states satisfy a wanted state (the negative ones are absences). */
+function hasState(states: readonly string[], wanted: UiState | undefined): boolean {
+  if (!wanted) return true;
+  const has = (s: string) => states.includes(s);
+  switch (wanted) {
+    case 'unchecked':
+      return !has('checked');
+    case 'unselected':
+      return !has('selected');
+    case 'collapsed':
+      return !has('expanded');
+    case 'disabled':
+      return !has('enabled') && !has('sensitive');
+    case 'enabled':
+      return has('enabled') || has('sensitive');
+    default:
+      return has(wanted);
+  }
 }

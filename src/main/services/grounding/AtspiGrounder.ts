@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import type { Point, WindowInfo } from '../../../shared/ports/desktop';
-import type { Grounder, GroundingContext, GroundingResult } from '../../../shared/ports/grounding';
+import type { Grounder, GroundingContext, GroundingResult, InspectResult } from '../../../shared/ports/grounding';
 import type { Target } from '../../../shared/skill';
 
 /**
@@ -50,9 +50,10 @@ for i in range(desk.get_child_count()):
             elif depth > 1 and not states.contains(state): continue
             if depth > 0 and want in (norm(node.get_name()), norm(named(node.get_name()))) and (not role or norm(node.get_role_name()) == role):
                 e = node.get_extents(Atspi.CoordType.SCREEN)
-                if e.width > 0 and e.height > 0:
+                if e.width > 0 and e.height > 0 or req.get('inspect'):
                     found.append({'x': e.x, 'y': e.y, 'width': e.width, 'height': e.height, 'role': node.get_role_name(),
-                                  'windowRelative': gtk4, 'frame': frame})
+                                  'windowRelative': gtk4, 'frame': frame, 'name': named(node.get_name()),
+                                  'states': [st.value_nick for st in states.get_states()]})
             n = node.get_child_count()
             for k in range(min(n, 500) - 1, -1, -1):
                 c = node.get_child_at_index(k)
@@ -80,6 +81,10 @@ export interface AtspiMatch {
   width: number;
   height: number;
   role: string;
+  /** The element's accessible name (a GTK 4 name doubled by its own label, once). */
+  name: string;
+  /** AT-SPI state nicks: `showing`, `checked`, `selected`, `expanded`... */
+  states: string[];
   /** GTK 4 reports extents relative to its top-level widget whatever coordinate type is asked for. */
   windowRelative: boolean;
   frame: { name: string; x: number; y: number; width: number; height: number } | null;
@@ -135,6 +140,25 @@ export class AtspiGrounder implements Grounder {
       };
     }
     return { found: true, source: 'accessibility', confidence: 0.9, point: toScreenshotPixels(hit.at, ctx, this.o.displayScale ?? 1) };
+  }
+
+  /** Elements named `name` (and of `role`) showing in the window's process, with their states. */
+  async inspect(query: { name: string; role?: string }, ctx: Omit<GroundingContext, 'screenshot'>): Promise<InspectResult> {
+    if (ctx.window?.className && /\.exe(\.|$)/i.test(ctx.window.className))
+      return { supported: false, reason: `${ctx.window.processName ?? 'a Wine window'} has no AT-SPI tree (Wine)` };
+    const req = { name: query.name, role: query.role, pid: ctx.window?.pid, maxNodes: this.o.maxNodes ?? 20_000, inspect: true };
+    let answer: AtspiAnswer;
+    try {
+      answer = JSON.parse(await this.run(JSON.stringify(req), ctx.signal)) as AtspiAnswer;
+    } catch (err) {
+      return { supported: false, reason: `AT-SPI unavailable: ${(err as Error).message.split('\n').filter(Boolean).pop()}` };
+    }
+    if (req.pid && answer.apps.length === 0) return { supported: false, reason: `pid ${req.pid} is not on the accessibility bus` };
+    return {
+      supported: true,
+      source: 'accessibility',
+      elements: answer.matches.map((m) => ({ name: m.name, role: m.role, states: m.states })),
+    };
   }
 
   private run(arg: string, signal?: AbortSignal): Promise<string> {

@@ -1,4 +1,4 @@
-import type { Grounder, GroundingContext, GroundingResult } from '../../../shared/ports/grounding';
+import type { Grounder, GroundingContext, GroundingResult, InspectResult } from '../../../shared/ports/grounding';
 import type { Target } from '../../../shared/skill';
 
 /**
@@ -24,5 +24,17 @@ export class ChainedGrounder implements Grounder {
       reasons.push(`${r.source}: ${r.reason}`);
     }
     return { found: false, source: this.chain.length ? 'chain' : 'none', reason: reasons.join('; ') || 'no grounder is configured' };
+  }
+
+  /** The first grounder of the chain that can read the window's accessibility tree answers. */
+  async inspect(query: { name: string; role?: string }, ctx: Omit<GroundingContext, 'screenshot'>): Promise<InspectResult> {
+    const reasons: string[] = [];
+    for (const g of this.chain) {
+      if (!g.inspect) continue;
+      const r = await g.inspect(query, ctx);
+      if (r.supported) return r;
+      reasons.push(r.reason);
+    }
+    return { supported: false, reason: reasons.join('; ') || 'no accessibility grounder is configured' };
   }
 }

@@ -28,7 +28,7 @@ describe('src/main/services/grounding/AtspiGrounder', () => {
 
 describe('src/main/services/grounding/AtspiGrounder screenPoint', () => {
   const calculator: WindowInfo = { id: '0x2', title: 'Calculator', bounds: { x: 0, y: 303, width: 365, height: 497 } };
-  const button = { x: 16, y: 289, width: 55, height: 40, role: 'push button' };
+  const button = { x: 16, y: 289, width: 55, height: 40, role: 'push button', name: '7', states: ['showing'] };
 
   it('uses screen extents as they are (GTK 3, Qt)', () => {
     const m: AtspiMatch = { ...button, windowRelative: false, frame: { name: 'Calculator', x: 0, y: 0, width: 355, height: 487 } };

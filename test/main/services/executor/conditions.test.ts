@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { jsonPointer } from '../../../../src/main/services/executor/PrimitiveRunner';
+import type { AccessibleElement, Grounder } from '../../../../src/shared/ports/grounding';
+import { libraryOf, testExecutor } from '../../../helpers/executor';
+import { fakeDesktop, win } from '../../../helpers/fakeDesktop';
+
+const APP = `
+kind: app
+id: ed
+name: ed
+platforms: [linux]
+launch: { command: ed }
+windows: { process: '^ed$', title: 'ed$' }
+`;
+/** An app skill that only waits for `condition` (given as YAML flow text). */
+const CHECK = (condition: string) => `
+kind: skill
+id: ed.check
+app: ed
+description: check
+intents: [check]
+graph:
+  start: wait
+  nodes:
+    wait: { action: wait_until, condition: ${condition}, timeoutMs: 30, next: done }
+    done: { terminal: success }
+`;
+
+async function check(condition: string, o: { files?: Record<string, string>; grounder?: Grounder } = {}) {
+  const fake = fakeDesktop({ windows: [win('w1', 'doc - ed', 'ed')], ...(o.files && { files: o.files }) });
+  const r = await testExecutor({
+    library: libraryOf(APP, CHECK(condition)),
+    desktop: fake.desktop,
+    ...(o.grounder && { grounder: o.grounder }),
+  }).run({
+    skill: 'ed.check',
+    app: 'ed',
+  });
+  return { ok: r.status === 'succeeded', error: r.error?.message };
+}
+
+const tree = (elements: AccessibleElement[]): Grounder => ({
+  locate: async () => ({ found: false, reason: 'not used', source: 'test' }),
+  inspect: async (q) => ({
+    supported: true,
+    source: 'test',
+    elements: elements.filter((e) => e.name === q.name && (!q.role || e.role === q.role)),
+  }),
+});
+
+describe('src/main/services/executor/PrimitiveRunner (content, JSON and accessibility conditions)', () => {
+  it('checks what a file holds, as text or by a pattern, and waits while it does not exist', async () => {
+    const files = { '/tmp/a.txt': 'total: 42\nend\n' };
+    expect((await check("{ kind: file_contains, path: /tmp/a.txt, text: 'total: 42' }", { files })).ok).toBe(true);
+    expect((await check("{ kind: file_contains, path: /tmp/a.txt, pattern: '^end$' }", { files })).ok).toBe(false);
+    expect((await check("{ kind: file_contains, path: /tmp/a.txt, pattern: 'total: \\d+' }", { files })).ok).toBe(true);
+    expect((await check("{ kind: file_contains, path: /tmp/none.txt, text: 'x' }", { files })).error).toMatch(
+      /File `\/tmp\/none.txt` contains `x`/,
+    );
+  });
+
+  it('reads a JSON value by pointer, numbers matching their text, and never a value that is not there', async () => {
+    const files = { '/tmp/s.json': JSON.stringify({ 'editor.fontSize': 14, 'a/b': { list: [true, null] }, name: 'x' }) };
+    expect((await check('{ kind: json_value, path: /tmp/s.json, pointer: /editor.fontSize, equals: 14 }', { files })).ok).toBe(true);
+    expect((await check("{ kind: json_value, path: /tmp/s.json, pointer: /editor.fontSize, equals: '14' }", { files })).ok).toBe(true);
+    expect((await check('{ kind: json_value, path: /tmp/s.json, pointer: /a~1b/list/1, equals: null }', { files })).ok).toBe(true);
+    expect((await check('{ kind: json_value, path: /tmp/s.json, pointer: /a~1b/list/5, equals: null }', { files })).ok).toBe(false);
+    expect((await check("{ kind: json_value, path: /tmp/s.json, pointer: /name, equals: 'y' }", { files })).ok).toBe(false);
+    expect(
+      (await check("{ kind: json_value, path: /tmp/s.json, pointer: /name, equals: 'x' }", { files: { '/tmp/s.json': '{ broken' } })).ok,
+    ).toBe(false);
+    expect(jsonPointer({ a: { '~x': 1 } }, '/a/~0x')).toBe(1);
+    expect(jsonPointer({ a: 1 }, '/constructor')).toBeUndefined();
+  });
+
+  it('reads an element state from the accessibility tree, its absence included', async () => {
+    const grounder = tree([{ name: 'Word wrap', role: 'check menu item', states: ['enabled', 'showing', 'checked'] }]);
+    expect((await check('{ kind: ui_element, name: Word wrap, state: checked }', { grounder })).ok).toBe(true);
+    expect((await check('{ kind: ui_element, name: Word wrap, state: unchecked }', { grounder })).ok).toBe(false);
+    expect((await check('{ kind: ui_element, name: Word wrap, role: check menu item, state: enabled }', { grounder })).ok).toBe(true);
+    expect((await check('{ kind: ui_element, name: Word wrap, role: push button }', { grounder })).ok).toBe(false);
+    expect((await check('{ kind: ui_element, name: Save, present: false }', { grounder })).ok).toBe(true);
+  });
+
+  it('fails at once, saying why, where no accessibility tree can be read (never a guess from pixels)', async () => {
+    const noTree: Grounder = {
+      locate: async () => ({ found: true, point: { x: 1, y: 1 }, confidence: 1, source: 'ocr' }),
+      inspect: async () => ({ supported: false, reason: 'notepad.exe has no AT-SPI tree (Wine)' }),
+    };
+    const r = await check('{ kind: ui_element, name: Word wrap, state: checked }', { grounder: noTree });
+    expect(r.ok).toBe(false);
+    expect(r.error).toMatch(/An element named `Word wrap` checked cannot be checked here: notepad.exe has no AT-SPI tree \(Wine\)/);
+    const ocrOnly: Grounder = { locate: noTree.locate };
+    expect((await check('{ kind: ui_element, name: X }', { grounder: ocrOnly })).error).toMatch(/no accessibility grounder/);
+  });
+});
