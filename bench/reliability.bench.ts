@@ -72,7 +72,7 @@ const VERIFIERS: Record<string, Verifier> = {
         ? { ok: true }
         : { ok: false, why: `returned ${JSON.stringify(run.result)}, expected the opened file's text` },
   },
-  'TextEditor.open_file': {
+  'Document.open_file': {
     setup: (task) => writeFileSync(String(task.args.path), `opened by the reliability benchmark (${task.id})\n`),
     check: (task, _run, title) =>
       title?.includes(basename(String(task.args.path)))

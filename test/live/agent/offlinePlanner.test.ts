@@ -84,7 +84,7 @@ describe('src/main/services/agent (live, Wine Notepad)', () => {
     const path = join(dir, 'no such folder', 'x.txt');
     const { report, memory } = await runGoal(`open notepad then type "x" then save it as ${path}`);
     expect(report.outcome).toBe('failed');
-    expect(memory.entries.at(-1)).toMatchObject({ skill: 'TextEditor.save_as', outcome: 'failed' });
+    expect(memory.entries.at(-1)).toMatchObject({ skill: 'Document.save_as', outcome: 'failed' });
     expect(existsSync(path)).toBe(false);
   }, 120_000);
 });
