@@ -77,13 +77,16 @@ function createRecordingDesktopSync(platform?: Desktop['platform']) {
  */
 function lazyGrounder(visionClient: () => LlmClient | undefined): Grounder & { close(): Promise<void> } {
   let built: Promise<Grounder & { close(): Promise<void> }> | undefined;
+  const grounder = () =>
+    (built ??= import('../services/grounding').then((g) => {
+      const vision = visionClient();
+      return g.createGrounder({ accessibility: process.platform === 'linux', ocr: true, ...(vision && { vision }) });
+    }));
   return {
-    locate: async (target, ctx) => {
-      built ??= import('../services/grounding').then((g) => {
-        const vision = visionClient();
-        return g.createGrounder({ accessibility: process.platform === 'linux', ocr: true, ...(vision && { vision }) });
-      });
-      return (await built).locate(target, ctx);
+    locate: async (target, ctx) => (await grounder()).locate(target, ctx),
+    inspect: async (query, ctx) => {
+      const g = await grounder();
+      return g.inspect ? g.inspect(query, ctx) : { supported: false, reason: 'no accessibility grounder is configured' };
     },
     close: async () => {
       if (built) await (await built).close();

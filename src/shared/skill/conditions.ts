@@ -64,7 +64,14 @@ export const WaitConditionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('text_gone'), text: z.string() }).strict(),
   /** The file's text holds `text` (a literal) or matches `pattern` (a regex): what was saved, not only that something was. */
   z
-    .object({ kind: z.literal('file_contains'), path: z.string(), text: z.string().optional(), pattern: z.string().optional() })
+    .object({
+      kind: z.literal('file_contains'),
+      path: z.string(),
+      text: z.string().optional(),
+      pattern: z.string().optional(),
+      /** `false`: the file exists and does not hold it (what a deletion or a replacement left). @default true */
+      present: z.boolean().optional(),
+    })
     .strict()
     .refine((c) => (c.text === undefined) !== (c.pattern === undefined), 'give exactly one of `text` and `pattern`'),
   /**

@@ -3,6 +3,7 @@ import { ManifestSchema, TrustTierSchema } from '../permissions/manifest';
 import { ArgSpecsSchema } from './domains';
 import { GraphSchema } from './graph';
 import { WaitConditionSchema } from './conditions';
+import { KeySchema } from './keys';
 
 /**
  * The three kinds of skill-library documents (one YAML document per file, told apart by `kind`):
@@ -127,6 +128,33 @@ export const AppDocSchema = z
         'give `process` or `class` (an exact program name such as `^mousepad$`): a title alone cannot tell which program a window belongs to',
       ),
     implements: z.array(z.string().regex(/^[A-Z][A-Za-z0-9]*$/)).default([]),
+    /**
+     * Windows the app puts in the way (crash recovery, first-run and "what's new" screens...) and
+     * how a careful user answers them without losing data. Before a step sends input to the app,
+     * the executor answers any of them that is open: it focuses the window and presses `keys`,
+     * each a mediated, journaled step of the running skill.
+     * @example [{ id: crash_recovery, title: '^Mousepad$', keys: [[Tab], [Return]], why: 'Yes restores the unsaved text' }]
+     */
+    interruptions: z
+      .array(
+        z
+          .object({
+            id: z.string().regex(/^[a-z][a-z0-9_]*$/),
+            /** The interrupting window's title, a regex that the app's working windows never match. */
+            title: z.string().min(1),
+            /**
+             * Text the window shows that tells this interruption from other windows with the same
+             * title (an error box titled like the app): read in that window only (accessibility or
+             * OCR), which needs `screen.capture`.
+             */
+            text: z.string().min(1).optional(),
+            /** Keys and chords pressed in order, e.g. `[[Tab], [Return]]` or `[[Alt, y]]`. */
+            keys: z.array(z.array(KeySchema).min(1).max(4)).min(1).max(10),
+            why: z.string().min(1),
+          })
+          .strict(),
+      )
+      .default([]),
   })
   .strict();
 export type AppDoc = z.infer<typeof AppDocSchema>;

@@ -26,7 +26,7 @@ describe('src/shared/skill/tasks', () => {
     const appsOf = (skill: string) => [...new Set(tasks.filter((t) => t.skill === skill).map((t) => t.app))].sort();
     expect(appsOf('TextEditor.write_file')).toEqual(['mousepad', 'notepad', 'wine-notepad']);
     expect(appsOf('Calculator.evaluate')).toEqual(['calculator', 'gnome-calculator']);
-    expect(appsOf('mousepad.open_file')).toEqual(['mousepad']);
+    expect(appsOf('mousepad.go_to_line')).toEqual(['mousepad']);
     expect(tasks.filter((t) => t.skill === 'TextEditor.write_file' && t.app === 'mousepad')).toHaveLength(2);
     // Implementations that a composite calls are never roots of their own.
     expect(tasks.some((t) => t.skill === 'mousepad.save_as' || t.skill === 'gnome-calculator.equals')).toBe(false);
@@ -53,7 +53,7 @@ describe('src/shared/skill/tasks', () => {
     const of = (skill: string, app: string) => tasks.find((t) => t.skill === skill && t.app === app)!;
     expect(of('TextEditor.write_file', 'mousepad').before).toEqual([]); // new_document launches the editor
     expect(of('Calculator.evaluate', 'gnome-calculator').before).toEqual([{ skill: 'Desktop.open_app', args: {} }]);
-    expect(of('mousepad.open_file', 'mousepad').before).toEqual([{ skill: 'Desktop.open_app', args: {} }]);
+    expect(of('mousepad.go_to_line', 'mousepad').before).toEqual([{ skill: 'Desktop.open_app', args: {} }]);
     expect(of('Desktop.open_app', 'mousepad').before).toEqual([]);
   });
 

@@ -21,10 +21,13 @@ import {
 import { appOwningWindow, windowBelongsToApp } from './appWindows';
 import { boundedArgs } from './boundedArgs';
 import { PermissionDenied, RunAborted, StepFailure, isFatal } from './errors';
+import { answerSteps, interruptionCandidates } from './interruptions';
 import { PrimitiveRunner, type FrameApp, type RunWorld } from './PrimitiveRunner';
 import type { Clock, ExecutorDeps, RunError, RunEvent, RunRequest, RunResult, StepRecord } from './types';
 
 const MAX_CALL_DEPTH = 8;
+/** Interruptions answered before one step at most (a dialog that comes back every time is a failure). */
+const MAX_INTERRUPTIONS = 3;
 
 /** A skill being walked: its arguments, variables and app. */
 interface Frame {
@@ -41,6 +44,8 @@ interface RunCtx {
   steps: StepRecord[];
   request: RunRequest;
   emit: (e: RunEvent) => void;
+  /** An interruption is being answered: its own steps do not look for interruptions. */
+  answering?: boolean;
 }
 
 export const systemClock: Clock = {
@@ -238,6 +243,9 @@ export class GraphExecutor {
   /** One primitive: abort check, template resolution, mediation, execution, journal. */
   private async step(ctx: RunCtx, frame: Frame, nodeId: string, raw: Primitive, screenshot: boolean): Promise<void> {
     if (ctx.world.signal?.aborted) throw new RunAborted();
+    if (frame.app && !ctx.world.dryRun && !ctx.answering && (primitiveInput(raw) || raw.action === 'focus_window')) {
+      await this.answerInterruptions(ctx, frame, frame.app);
+    }
     const seq = ctx.steps.length + 1;
     const startedAt = this.clock.now();
     let resolved: Primitive = raw;
@@ -307,6 +315,56 @@ export class GraphExecutor {
       record(err instanceof RunAborted ? 'skipped' : 'failed', (err as Error).message, shot);
       throw err instanceof SkillDeskError ? err : new StepFailure('step.failed', (err as Error).message);
     }
+  }
+
+  /**
+   * Answers the app's known interruptions that are open (a crash-recovery question...) before a
+   * step sends it input, as the app profile says a careful user would: each answer is a
+   * mediated, journaled step `(interruption: id)`. One that stays open fails the run.
+   */
+  private async answerInterruptions(ctx: RunCtx, frame: Frame, app: FrameApp): Promise<void> {
+    for (let answered = 0; ; answered++) {
+      const open = await this.openInterruption(ctx, frame, app);
+      if (!open) return;
+      if (answered >= MAX_INTERRUPTIONS)
+        throw new StepFailure(
+          'interruption.unanswered',
+          `\`${app.id}\` keeps showing "${open.window.title}" (${open.interruption.id}) after ${answered} answers`,
+        );
+      ctx.answering = true;
+      try {
+        for (const step of answerSteps(open.interruption))
+          await this.step(ctx, frame, `(interruption: ${open.interruption.id})`, step, false);
+      } finally {
+        ctx.answering = false;
+      }
+      // The window the run had in hand may have been the interruption itself.
+      ctx.world.currentWindow.delete(app.id);
+      const gone = await this.primitives.waitUntilGone(open.window.id, ctx.world);
+      if (!gone)
+        throw new StepFailure(
+          'interruption.unanswered',
+          `"${open.window.title}" (${open.interruption.id}) of \`${app.id}\` stayed open after its answer`,
+        );
+      // An interruption at start-up stood in for the main window, which comes once it is answered.
+      await this.primitives.waitForMainWindow(app, ctx.world);
+    }
+  }
+
+  /** The first known interruption that is open: its title matches, and its text, when it has one, reads in that window. */
+  private async openInterruption(ctx: RunCtx, frame: Frame, app: FrameApp) {
+    for (const candidate of await interruptionCandidates(this.deps.desktop, app)) {
+      const text = candidate.interruption.text;
+      if (text === undefined) return candidate;
+      // Reading the window is a screen read like any text condition: mediated first.
+      const read: Primitive = { action: 'wait_until', condition: { kind: 'text_visible', text } };
+      const decision = await this.mediate(ctx, frame, `(interruption: ${candidate.interruption.id})`, read, read, false);
+      if (decision.effect === 'deny') throw new PermissionDenied(decision.code, decision.reason);
+      const screenshot = await this.deps.desktop.screen.capture(candidate.window.bounds);
+      const hit = await this.deps.grounder?.locate({ kind: 'text', text }, { screenshot, window: candidate.window });
+      if (hit?.found) return candidate;
+    }
+    return undefined;
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { Point, WindowInfo } from '../../../shared/ports/desktop';
+import type { AccessibleElement } from '../../../shared/ports/grounding';
 import type { AppDoc, Guard, Primitive, Target, UiState, WaitCondition } from '../../../shared/skill';
 import { assertNever } from '../../../shared/errors';
 import { repeatCount } from '../../../shared/skill/primitives';
@@ -74,11 +75,16 @@ export class PrimitiveRunner {
         const win = world.dryRun
           ? dryWindow(a, p.title)
           : await this.poll(timeout, world.signal, () => this.findWindow(a, p.title, world, true, known));
-        if (!win)
+        if (!win) {
+          // What the app shows instead is what the user needs to see: an unexpected dialog is named.
+          const shown = (await desktop.windows.list()).filter((w) => windowBelongsToApp(w, a.profile.windows)).map((w) => `"${w.title}"`);
           throw new StepFailure(
             'window.timeout',
-            `No window of \`${a.id}\`${p.title ? ` titled /${p.title}/` : ''} appeared within ${timeout} ms`,
+            `No window of \`${a.id}\`${p.title ? ` titled /${p.title}/` : ''} appeared within ${timeout} ms; ${
+              shown.length ? `its windows: ${[...new Set(shown)].join(', ')}` : 'it has no window open'
+            }`,
           );
+        }
         await desktop.windows.focus(win.id);
         world.currentWindow.set(a.id, win);
         world.seenWindowIds.add(win.id);
@@ -233,7 +239,8 @@ export class PrimitiveRunner {
       case 'file_contains': {
         const text = await this.readIfExists(c.path);
         if (text === undefined) return false;
-        return c.text !== undefined ? text.includes(c.text) : new RegExp(c.pattern!, 'u').test(text);
+        const holds = c.text !== undefined ? text.includes(c.text) : new RegExp(c.pattern!, 'u').test(text);
+        return holds === (c.present ?? true);
       }
       case 'json_value': {
         const text = await this.readIfExists(c.path);
@@ -257,8 +264,13 @@ export class PrimitiveRunner {
           : ({ supported: false, reason: 'no accessibility grounder is configured' } as const);
         // Pixels cannot tell whether a box is checked: without a tree the condition cannot be judged.
         if (!r.supported) throw new StepFailure('condition.unsupported', `${describeCondition(c)} cannot be checked here: ${r.reason}`);
-        const there = r.elements.some((e) => hasState(e.states, c.state));
-        return (c.present ?? true) === there;
+        const verdicts = r.elements.map((e) => hasState(e, c.state));
+        if (verdicts.length > 0 && verdicts.every((v) => v === undefined))
+          throw new StepFailure(
+            'condition.unsupported',
+            `${describeCondition(c)} cannot be checked: the element reports no ${c.state} state (${r.elements[0]!.role})`,
+          );
+        return (c.present ?? true) === verdicts.some((v) => v === true);
       }
       default:
         return assertNever(c, 'wait condition');
@@ -323,6 +335,22 @@ export class PrimitiveRunner {
     return wins.filter((w) => windowBelongsToApp(w, app.profile.windows, true)).at(-1);
   }
 
+  /** Waits (bounded) for a main window of the app (its profile's title), as after starting it. */
+  async waitForMainWindow(app: FrameApp, world: RunWorld, timeoutMs = 10_000): Promise<boolean> {
+    const main = await this.poll(timeoutMs, world.signal, async () =>
+      (await this.deps.desktop.windows.list()).find((w) => windowBelongsToApp(w, app.profile.windows, true)),
+    );
+    return main !== undefined;
+  }
+
+  /** Waits (bounded) until a window is gone; false when it is still there. */
+  async waitUntilGone(windowId: string, world: RunWorld, timeoutMs = 5000): Promise<boolean> {
+    const gone = await this.poll(timeoutMs, world.signal, async () =>
+      (await this.deps.desktop.windows.list()).some((w) => w.id === windowId) ? undefined : true,
+    );
+    return gone === true;
+  }
+
   private async poll<T>(timeoutMs: number, signal: AbortSignal | undefined, probe: () => Promise<T | undefined>): Promise<T | undefined> {
     const deadline = this.clock.now() + timeoutMs;
     for (;;) {
@@ -363,7 +391,7 @@ function describeCondition(c: WaitCondition): string {
     case 'text_gone':
       return `Text \`${c.text}\` gone`;
     case 'file_contains':
-      return `File \`${c.path}\` contains ${c.text !== undefined ? `\`${c.text}\`` : `/${c.pattern}/`}`;
+      return `File \`${c.path}\` ${c.present === false ? 'lacks' : 'contains'} ${c.text !== undefined ? `\`${c.text}\`` : `/${c.pattern}/`}`;
     case 'json_value':
       return `JSON \`${c.path}\` has ${c.pointer || '(the document)'} = ${JSON.stringify(c.equals)}`;
     case 'ui_element':
@@ -420,21 +448,35 @@ function jsonEquals(actual: unknown, expected: string | number | boolean | null)
   return typeof expected === 'string' && (typeof actual === 'number' || typeof actual === 'boolean') && String(actual) === expected;
 }
 
-/** Whether an element's AT-SPI states satisfy a wanted state (the negative ones are absences). */
-function hasState(states: readonly string[], wanted: UiState | undefined): boolean {
+/** Roles whose elements report `checked` when they are: for others, no `checked` proves nothing. */
+const CHECKABLE_ROLES = new Set(['check box', 'check menu item', 'radio button', 'radio menu item', 'toggle button', 'switch']);
+
+/**
+ * Whether an element's AT-SPI states satisfy a wanted state; undefined when the element cannot
+ * report it (a plain menu item drawn with a check mark has no `checked` to read, so its absence
+ * says nothing). The negative states are absences, trusted only on elements that can have them.
+ */
+function hasState(e: AccessibleElement, wanted: UiState | undefined): boolean | undefined {
   if (!wanted) return true;
-  const has = (s: string) => states.includes(s);
+  const has = (s: string) => e.states.includes(s);
+  const checkable = CHECKABLE_ROLES.has(e.role) || has('checkable');
   switch (wanted) {
+    case 'checked':
     case 'unchecked':
-      return !has('checked');
+      if (!checkable) return has('checked') ? wanted === 'checked' : undefined;
+      return has('checked') === (wanted === 'checked');
+    case 'selected':
     case 'unselected':
-      return !has('selected');
+      if (!has('selectable')) return undefined;
+      return has('selected') === (wanted === 'selected');
+    case 'expanded':
     case 'collapsed':
-      return !has('expanded');
-    case 'disabled':
-      return !has('enabled') && !has('sensitive');
+      if (!has('expandable')) return undefined;
+      return has('expanded') === (wanted === 'expanded');
     case 'enabled':
       return has('enabled') || has('sensitive');
+    case 'disabled':
+      return !has('enabled') && !has('sensitive');
     default:
       return has(wanted);
   }

@@ -141,7 +141,9 @@ function localNeeds(
     for (const n of res.needs) add(n.capability, describeTarget(n.target)?.replace(/^(app|skill):/, '') ?? '', at(node.id));
   }
   for (const { nodeId, call } of callEdges(s.graph)) {
-    for (const callee of callees(library, call.skill, s.app, result.errors, at(nodeId))) {
+    // A composite runs on the apps of its own interface: only their implementations can be reached.
+    const domain = s.kind === 'composite' ? splitRef(s.id).head : undefined;
+    for (const callee of callees(library, call.skill, s.app, result.errors, at(nodeId), domain)) {
       const sub = localNeeds(callee, library, infer, memo, inProgress, budget);
       for (const id of sub.leanedOn) if (id !== s.id) leanedOn.add(id);
       for (const e of sub.result.errors) if (result.errors.length < MAX_FROM) result.errors.push(`${s.id} > ${e}`);
@@ -165,7 +167,7 @@ function localNeeds(
   return { result, leanedOn };
 }
 
-function callees(library: SkillLibrary, ref: string, app: string | undefined, errors: string[], where: string): Skill[] {
+function callees(library: SkillLibrary, ref: string, app: string | undefined, errors: string[], where: string, domain?: string): Skill[] {
   const { head } = splitRef(ref);
   if (!library.interfaces.has(head)) {
     const s = library.skills.get(ref);
@@ -182,7 +184,8 @@ function callees(library: SkillLibrary, ref: string, app: string | undefined, er
   }
   // A composite runs in whichever app calls it: it may reach every implementation.
   const direct = library.skills.get(library.canonicalRef(ref));
-  return [...library.implementationsOf(ref), ...(direct && direct.kind === 'composite' ? [direct] : [])];
+  const reachable = library.implementationsOf(ref).filter((impl) => !domain || library.appImplements(impl.app!, domain));
+  return [...reachable, ...(direct && direct.kind === 'composite' ? [direct] : [])];
 }
 
 function suggestEntry(n: DerivedNeed): PermissionEntry {

@@ -54,6 +54,10 @@ describe('src/main/services/executor/PrimitiveRunner (content, JSON and accessib
     expect((await check("{ kind: file_contains, path: /tmp/a.txt, text: 'total: 42' }", { files })).ok).toBe(true);
     expect((await check("{ kind: file_contains, path: /tmp/a.txt, pattern: '^end$' }", { files })).ok).toBe(false);
     expect((await check("{ kind: file_contains, path: /tmp/a.txt, pattern: 'total: \\d+' }", { files })).ok).toBe(true);
+    expect((await check("{ kind: file_contains, path: /tmp/a.txt, text: 'total: 43', present: false }", { files })).ok).toBe(true);
+    expect((await check("{ kind: file_contains, path: /tmp/a.txt, text: 'total: 42', present: false }", { files })).ok).toBe(false);
+    // Absent means the file is there without it: a missing file holds nothing and proves nothing.
+    expect((await check("{ kind: file_contains, path: /tmp/none.txt, text: 'x', present: false }", { files })).ok).toBe(false);
     expect((await check("{ kind: file_contains, path: /tmp/none.txt, text: 'x' }", { files })).error).toMatch(
       /File `\/tmp\/none.txt` contains `x`/,
     );
@@ -80,6 +84,11 @@ describe('src/main/services/executor/PrimitiveRunner (content, JSON and accessib
     expect((await check('{ kind: ui_element, name: Word wrap, role: check menu item, state: enabled }', { grounder })).ok).toBe(true);
     expect((await check('{ kind: ui_element, name: Word wrap, role: push button }', { grounder })).ok).toBe(false);
     expect((await check('{ kind: ui_element, name: Save, present: false }', { grounder })).ok).toBe(true);
+    // A plain menu item drawn with a check mark reports no state: "unchecked" cannot be told from "not checkable".
+    const drawn = tree([{ name: 'Word Wrap', role: 'menu item', states: ['enabled', 'showing'] }]);
+    expect((await check('{ kind: ui_element, name: Word Wrap, state: unchecked }', { grounder: drawn })).error).toMatch(
+      /cannot be checked: the element reports no unchecked state \(menu item\)/,
+    );
   });
 
   it('fails at once, saying why, where no accessibility tree can be read (never a guess from pixels)', async () => {
