@@ -37,6 +37,9 @@ describe('attack: typing into a registry editor or a terminal with only input.ke
     ['regedit', '^regedit\\.exe$', ['registry.write', 'settings.write']],
     ['term', '^(xterm|XTerm)$', ['shell.execute']],
     ['console', '^cmd\\.exe$', ['shell.execute']],
+    // A code editor's integrated terminal is one shortcut away from what is typed.
+    ['ide', '^(code|Code)$', ['shell.execute']],
+    ['ide_win', '^Code\\.exe$', ['shell.execute']],
   ])('refuses at load a %s skill that declares only input', async (app, cls, caps) => {
     const { library, problems } = await load({ 'app.yaml': APP(app, cls), 'skill.yaml': TYPIST(app) });
     const errors = errorsFor(problems, `${app}.add_entry`).join('\n');

@@ -30,6 +30,10 @@ export const LIST_FILTERS: Record<string, (items: readonly unknown[]) => string>
   spaced: (items) => items.map(String).join(' '),
   /** How many items there are. */
   count: (items) => String(items.length),
+  /** A Markdown bulleted list: `- a` per line. */
+  bullets: (items) => items.map((i) => `- ${String(i)}`).join('\n'),
+  /** A Markdown numbered list: `1. a` per line. */
+  numbered: (items) => items.map((i, n) => `${n + 1}. ${String(i)}`).join('\n'),
 };
 
 /** Names of the `${slot}` references in a template string (first path segment only). */

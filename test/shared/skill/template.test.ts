@@ -36,6 +36,8 @@ describe('src/shared/skill/template (lists)', () => {
     expect(renderTemplate('${files|basename|quoted|spaced}', scope)).toBe('"a b.txt" "c.txt"');
     expect(renderTemplate('${files|wine_path|lines}', scope)).toBe('Z:\\tmp\\a b.txt\nZ:\\tmp\\c.txt');
     expect(renderTemplate('${files|count} files', scope)).toBe('2 files');
+    expect(renderTemplate('${files|basename|bullets}', scope)).toBe('- a b.txt\n- c.txt');
+    expect(renderTemplate('${files|basename|numbered}', scope)).toBe('1. a b.txt\n2. c.txt');
   });
 
   it('refuses a list filter on a single value', () => {

@@ -46,6 +46,13 @@ const PROGRAMS: readonly { names: readonly string[]; effects: readonly Capabilit
     effects: ['shell.execute'],
     why: 'a terminal runs what is typed into it',
   },
+  {
+    // One shortcut (Ctrl+`, F4) away from a terminal panel, tasks or a command palette that runs
+    // programs: what a skill types may land there, so it is judged as a command line.
+    names: ['code.exe', 'code', 'codium', 'code-oss', 'kate', 'geany'],
+    effects: ['shell.execute'],
+    why: 'a code editor with an integrated terminal runs what is typed into it',
+  },
 ];
 
 /**

@@ -84,6 +84,8 @@ describe('src/main/cli/commands/permissions', () => {
       'file.read',
       'file.write',
       'input.keyboard',
+      // VS Code implements TextEditor, and input to it may reach its integrated terminal.
+      'shell.execute',
       'skill.call',
     ]);
     expect(r.derived.find((n: { capability: string }) => n.capability === 'file.write').scopes).toEqual(['${path}']);

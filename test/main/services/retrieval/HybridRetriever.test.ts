@@ -17,7 +17,15 @@ describe('src/main/services/retrieval/HybridRetriever', () => {
     const save = cards.find((c) => c.ref === 'Document.save_as')!;
     expect(save.apps).toEqual(['mousepad', 'wine-notepad']);
     expect(cards.some((c) => c.ref.startsWith('Desktop.'))).toBe(false);
-    expect(skillCards(library, 'win32').find((c) => c.ref === 'Document.save_as')!.apps).toEqual(['notepad', 'wordpad']);
+    expect(skillCards(library, 'win32').find((c) => c.ref === 'Document.save_as')!.apps).toEqual([
+      'excel',
+      'notepad',
+      'paint',
+      'powerpoint',
+      'vscode',
+      'word',
+      'wordpad',
+    ]);
   });
 
   it('stems inflections to one term', () => {
