@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonPointer } from '../../../../src/main/services/executor/PrimitiveRunner';
+import { jsonPointer } from '../../../../src/main/services/executor/conditionChecks';
 import type { AccessibleElement, Grounder } from '../../../../src/shared/ports/grounding';
 import { libraryOf, testExecutor } from '../../../helpers/executor';
 import { fakeDesktop, win } from '../../../helpers/fakeDesktop';
