@@ -243,8 +243,10 @@ export class GraphExecutor {
   /** One primitive: abort check, template resolution, mediation, execution, journal. */
   private async step(ctx: RunCtx, frame: Frame, nodeId: string, raw: Primitive, screenshot: boolean): Promise<void> {
     if (ctx.world.signal?.aborted) throw new RunAborted();
-    if (frame.app && !ctx.world.dryRun && !ctx.answering && (primitiveInput(raw) || raw.action === 'focus_window')) {
-      await this.answerInterruptions(ctx, frame, frame.app);
+    if (frame.app && !ctx.world.dryRun && !ctx.answering) {
+      if (primitiveInput(raw) || raw.action === 'focus_window') await this.answerInterruptions(ctx, frame, frame.app);
+      else if (raw.action === 'wait_for_window' && raw.title === undefined)
+        await this.answerStartupInterruption(ctx, frame, frame.app, raw.timeoutMs ?? 10_000);
     }
     const seq = ctx.steps.length + 1;
     const startedAt = this.clock.now();
@@ -341,13 +343,30 @@ export class GraphExecutor {
       // The window the run had in hand may have been the interruption itself.
       ctx.world.currentWindow.delete(app.id);
       const gone = await this.primitives.waitUntilGone(open.window.id, ctx.world);
-      if (!gone)
+      // A dialog of several pages (a recovery wizard's Start, then Finish) is answered again, within bounds.
+      if (!gone && answered + 1 >= MAX_INTERRUPTIONS)
         throw new StepFailure(
           'interruption.unanswered',
-          `"${open.window.title}" (${open.interruption.id}) of \`${app.id}\` stayed open after its answer`,
+          `"${open.window.title}" (${open.interruption.id}) of \`${app.id}\` stayed open after its answer, ${answered + 1} times`,
         );
+      if (!gone) continue;
       // An interruption at start-up stood in for the main window, which comes once it is answered.
       await this.primitives.waitForMainWindow(app, ctx.world);
+    }
+  }
+
+  /**
+   * While a skill waits for its app's main window (bringing it up), a known interruption can come
+   * first and hold it back (LibreOffice's Document Recovery after a crash): whichever shows first,
+   * the main window ends the wait, the interruption is answered.
+   */
+  private async answerStartupInterruption(ctx: RunCtx, frame: Frame, app: FrameApp, timeoutMs: number): Promise<void> {
+    if (app.profile.interruptions.length === 0) return;
+    const deadline = this.clock.now() + timeoutMs;
+    while (this.clock.now() < deadline) {
+      if ((await this.deps.desktop.windows.list()).some((w) => windowBelongsToApp(w, app.profile.windows, true))) return;
+      if ((await interruptionCandidates(this.deps.desktop, app)).length > 0) return this.answerInterruptions(ctx, frame, app);
+      await this.clock.sleep(200, ctx.world.signal);
     }
   }
 

@@ -77,6 +77,6 @@ describe('src/main/services/executor (interruptions)', () => {
     const { run } = setup(RECOVERY, { closes: false });
     const r = await run();
     expect(r.status).toBe('failed');
-    expect(r.error?.message).toMatch(/"Ed" \(recovery\) of `ed` stayed open after its answer/);
+    expect(r.error?.message).toMatch(/"Ed" \(recovery\) of `ed` stayed open after its answer, 3 times/);
   });
 });
