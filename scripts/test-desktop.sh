@@ -35,6 +35,8 @@ PACKAGES=(
   xvfb xauth x11-utils x11-xserver-utils openbox dbus-x11 procps
   xdotool wmctrl xclip imagemagick
   wine wine64 mousepad galculator gnome-calculator chromium
+  libreoffice-calc libreoffice-writer libreoffice-impress geany xterm pcmanfm xarchiver zip unzip p7zip-full
+  vlc gnome-clocks kolourpaint qalculate-gtk
   fonts-dejavu-core
   at-spi2-core gir1.2-atspi-2.0 python3-gi
   g++-mingw-w64-x86-64-posix binutils-mingw-w64-x86-64
@@ -103,8 +105,15 @@ cmd_install() {
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" </dev/null
 }
 
+# Apps keep settings, sessions and recovery data under the XDG folders: each display gets its own,
+# so desktops never share an app's state (LibreOffice even hands a second launch to the instance
+# that uses the same profile, on whatever display that one is).
+XDG_ENV=(XDG_CONFIG_HOME="$STATE/home/config" XDG_DATA_HOME="$STATE/home/data" XDG_CACHE_HOME="$STATE/home/cache")
+
 print_env() {
   echo "export DISPLAY=$DISPLAY_NAME"
+  local kv
+  for kv in "${XDG_ENV[@]}"; do echo "export $kv"; done
   echo "export WINEPREFIX=$PREFIX"
   echo "export WINEDEBUG=-all"
   echo "export WINEDLLOVERRIDES=\"mscoree,mshtml=\""
@@ -130,7 +139,9 @@ start_dbus() {
   if ours dbus; then return 0; fi
   command -v dbus-daemon >/dev/null || { log "dbus-daemon missing; apps run without a session bus"; return 0; }
   local out
-  out="$(dbus-daemon --session --fork --nopidfile --print-address=1 --print-pid=1 </dev/null 2>>"$STATE/dbus.log")"
+  mkdir -p "$STATE/home/config" "$STATE/home/data" "$STATE/home/cache"
+  # Services D-Bus starts (dconf, which keeps GSettings) inherit the display's XDG folders.
+  out="$(env "${XDG_ENV[@]}" dbus-daemon --session --fork --nopidfile --print-address=1 --print-pid=1 </dev/null 2>>"$STATE/dbus.log")"
   sed -n 1p <<<"$out" >"$STATE/dbus.address"
   sed -n 2p <<<"$out" >"$STATE/dbus.pid"
 }

@@ -1,6 +1,22 @@
 import { SkillDeskError } from '../../shared/errors';
-import type { CompositionView, LibraryView, SearchHit, SkillDetail, SkillSummary } from '../../shared/ipc';
-import { callEdges, graphPrimitives, splitRef, type LibraryProblem, type Skill, type SkillLibrary } from '../../shared/skill';
+import type {
+  CompositionView,
+  LibraryCounts,
+  LibraryView,
+  MethodImplementation,
+  SearchHit,
+  SkillDetail,
+  SkillSummary,
+} from '../../shared/ipc';
+import {
+  callEdges,
+  graphPrimitives,
+  splitRef,
+  type LibraryProblem,
+  type Skill,
+  type SkillLibrary,
+  type Verification,
+} from '../../shared/skill';
 import { HybridRetriever } from '../services/retrieval';
 import type { Core } from './Core';
 
@@ -33,7 +49,10 @@ export async function coreSkillDetail(core: Core, id: string): Promise<SkillDeta
   return skillDetail(library, skill, core.reliability().bySkill.get(id));
 }
 
-export function skillSummary(s: Skill, reliability?: SkillSummary['reliability']): SkillSummary {
+export function skillSummary(library: SkillLibrary, s: Skill, reliability?: SkillSummary['reliability']): SkillSummary {
+  const onApps = s.kind === 'composite' ? library.implementers(splitRef(s.id).head) : [s.app];
+  const checks = onApps.map((app) => library.verification(s.id, app));
+  const tests = new Set(checks.flatMap((c) => c.tests.map((t) => `${t.file}#${t.test}`)));
   return {
     id: s.id,
     kind: s.kind,
@@ -47,7 +66,92 @@ export function skillSummary(s: Skill, reliability?: SkillSummary['reliability']
     argNames: Object.keys(s.args),
     primitives: graphPrimitives(s.graph).length,
     ...(reliability && { reliability }),
+    verification: bestVerification(checks.map((c) => c.status)),
+    liveTests: tests.size,
   };
+}
+
+const VERIFICATION_ORDER: Verification[] = ['live_desktop', 'live_windows', 'dry_run'];
+
+function bestVerification(statuses: Verification[]): Verification {
+  return VERIFICATION_ORDER.find((v) => statuses.includes(v)) ?? 'dry_run';
+}
+
+/** Who implements `Interface.method`, each with how it is verified (a composite: on every app of the interface). */
+export function methodImplementations(library: SkillLibrary, interfaceId: string, method: string): MethodImplementation[] {
+  const ref = `${interfaceId}.${method}`;
+  const composite = library.skills.get(ref);
+  const pairs: [string, string][] =
+    composite?.kind === 'composite'
+      ? library.implementers(interfaceId).map((app) => [app, ref])
+      : library.implementationsOf(ref).map((s) => [s.app!, s.id]);
+  return pairs
+    .map(([app, skillId]) => {
+      const v = library.verification(skillId, app);
+      return { app, skillId, verification: v.status, tests: v.tests.map((t) => t.test) };
+    })
+    .sort((a, b) => a.app.localeCompare(b.app));
+}
+
+/** Sizes and live verification of the library, per app too. */
+export function libraryCounts(library: SkillLibrary): LibraryCounts {
+  const impls = [...library.skills.values()].filter((s) => s.kind === 'implementation');
+  const composites = [...library.skills.values()].filter((s) => s.kind === 'composite');
+  const windowsApps = new Set([...library.apps.values()].filter((a) => a.platforms.includes('win32')).map((a) => a.id));
+  const status = (s: Skill, app: string) => library.verification(s.id, app);
+  const lane = (which: Verification) => {
+    const implsLive = impls.filter((s) => status(s, s.app!).status === which);
+    const compositeRuns = composites.flatMap((c) =>
+      library.implementers(splitRef(c.id).head).filter((app) => status(c, app).tests.some((t) => laneOf(t.lane) === which)),
+    );
+    const tests = new Set(
+      library.liveTests.filter((d) => laneOf(d.lane) === which).flatMap((d) => d.tests.map((t) => `${d.source.file}#${t.name}`)),
+    );
+    return {
+      apps: new Set(implsLive.map((s) => s.app)).size,
+      implementations: implsLive.length,
+      composites: compositeRuns.length,
+      tests: tests.size,
+    };
+  };
+  const windowsImpls = impls.filter((s) => windowsApps.has(s.app!));
+  let methods = 0;
+  for (const i of library.interfaces.values()) methods += Object.keys(i.methods).length;
+  return {
+    interfaces: library.interfaces.size,
+    methods,
+    composites: composites.length,
+    implementations: impls.length,
+    apps: library.apps.size,
+    windows: {
+      apps: windowsApps.size,
+      implementations: windowsImpls.length,
+      // A composite runs on a Windows app when that app implements its interface.
+      methodsImplemented:
+        new Set(windowsImpls.map((s) => s.implements)).size +
+        composites.filter((c) => library.implementers(splitRef(c.id).head).some((a) => windowsApps.has(a))).length,
+    },
+    liveDesktop: lane('live_desktop'),
+    liveWindows: lane('live_windows'),
+    dryRunOnly: impls.filter((s) => status(s, s.app!).status === 'dry_run').length,
+    byApp: [...library.apps.values()]
+      .map((a) => {
+        const own = impls.filter((s) => s.app === a.id);
+        return {
+          app: a.id,
+          platforms: a.platforms,
+          methodsImplemented: new Set(own.map((s) => s.implements)).size,
+          implementations: own.length,
+          liveImplementations: own.filter((s) => status(s, a.id).status !== 'dry_run').length,
+          liveTests: library.liveTests.filter((d) => d.app === a.id).reduce((n, d) => n + d.tests.length, 0),
+        };
+      })
+      .sort((x, y) => x.app.localeCompare(y.app)),
+  };
+}
+
+function laneOf(lane: 'desktop' | 'windows'): Verification {
+  return lane === 'desktop' ? 'live_desktop' : 'live_windows';
 }
 
 export function libraryView(
@@ -59,13 +163,19 @@ export function libraryView(
     interfaces: [...library.interfaces.values()].map((i) => ({
       id: i.id,
       description: i.description,
-      methods: Object.entries(i.methods).map(([name, m]) => ({
-        name,
-        description: m.description,
-        composite: Boolean(m.composite),
-        implementedBy: m.composite ? library.implementers(i.id) : library.implementationsOf(`${i.id}.${name}`).map((s) => s.app!),
-      })),
+      extends: i.extends,
+      methods: Object.entries(i.methods).map(([name, m]) => {
+        const implementations = methodImplementations(library, i.id, name);
+        return {
+          name,
+          description: m.description,
+          composite: Boolean(m.composite),
+          implementedBy: implementations.map((x) => x.app),
+          implementations,
+        };
+      }),
     })),
+    counts: libraryCounts(library),
     apps: [...library.apps.values()].map((a) => ({
       id: a.id,
       name: a.name,
@@ -73,7 +183,7 @@ export function libraryView(
       implements: a.implements,
       origin: a.source.origin,
     })),
-    skills: library.list().map((s) => skillSummary(s, reliability(s.id))),
+    skills: library.list().map((s) => skillSummary(library, s, reliability(s.id))),
     problems,
   };
 }
@@ -81,7 +191,7 @@ export function libraryView(
 export function skillDetail(library: SkillLibrary, s: Skill, reliability?: SkillSummary['reliability']): SkillDetail {
   const apps = s.app ? [s.app] : s.implements ? library.implementers(splitRef(s.implements).head) : [];
   return {
-    ...skillSummary(s, reliability),
+    ...skillSummary(library, s, reliability),
     version: s.version,
     args: s.args,
     ...(s.returns && { returns: s.returns }),

@@ -4,6 +4,7 @@ import type { ArgSpecs } from '../skill/domains';
 import type { Platform } from '../skill/documents';
 import type { SkillGraph } from '../skill/graph';
 import type { LibraryProblem, Skill } from '../skill/library';
+import type { Verification } from '../skill/liveTests';
 
 /**
  * What crosses the bridge from main to the renderer: plain JSON views of core objects.
@@ -37,14 +38,61 @@ export interface SkillSummary {
   primitives: number;
   /** Success rate measured by the reliability benchmark, when it ran. */
   reliability?: { successRate: number; runs: number };
+  /**
+   * How it is verified: by the live tests shipped with the skills (on the test desktop or in the
+   * Windows lane) or by dry runs only. For a composite, the best over the apps it runs on.
+   */
+  verification: Verification;
+  /** Shipped live tests that run it (for a composite, on any app). */
+  liveTests: number;
+}
+
+/** One app's implementation of an interface method (or, for a composite, the composite on that app). */
+export interface MethodImplementation {
+  app: string;
+  skillId: string;
+  verification: Verification;
+  /** Names of the live tests that run it. */
+  tests: string[];
+}
+
+/** The library's size and how much of it is verified live; `skills list --json` and the Library screen. */
+export interface LibraryCounts {
+  interfaces: number;
+  /** Interface methods, composites included. */
+  methods: number;
+  composites: number;
+  implementations: number;
+  apps: number;
+  windows: { apps: number; implementations: number; methodsImplemented: number };
+  liveDesktop: { apps: number; implementations: number; composites: number; tests: number };
+  liveWindows: { apps: number; implementations: number; composites: number; tests: number };
+  dryRunOnly: number;
+  byApp: {
+    app: string;
+    platforms: Platform[];
+    methodsImplemented: number;
+    implementations: number;
+    liveImplementations: number;
+    liveTests: number;
+  }[];
 }
 
 export interface LibraryView {
   interfaces: {
     id: string;
     description: string;
-    methods: { name: string; description: string; composite: boolean; implementedBy: string[] }[];
+    extends: string[];
+    methods: {
+      name: string;
+      description: string;
+      composite: boolean;
+      implementedBy: string[];
+      /** Per app, how it is verified (for a composite: on each app implementing the interface). */
+      implementations: MethodImplementation[];
+    }[];
   }[];
+  counts: LibraryCounts;
   apps: { id: string; name: string; platforms: Platform[]; implements: string[]; origin: 'builtin' | 'user' }[];
   skills: SkillSummary[];
   problems: LibraryProblem[];

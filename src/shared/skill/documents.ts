@@ -4,11 +4,12 @@ import { ArgSpecsSchema } from './domains';
 import { GraphSchema } from './graph';
 import { WaitConditionSchema } from './conditions';
 import { KeySchema } from './keys';
+import { LiveTestsDocSchema } from './liveTests';
 
 /**
- * The three kinds of skill-library documents (one YAML document per file, told apart by `kind`):
- * domain interfaces (PolySkill), app profiles, and skills (implementations of interface methods,
- * or app-only skills).
+ * The kinds of skill-library documents (one YAML document per file, told apart by `kind`):
+ * domain interfaces (PolySkill), app profiles, skills (implementations of interface methods, or
+ * app-only skills), and the live tests shipped with them (`liveTests.ts`).
  */
 
 const IDENT = /^[A-Za-z][A-Za-z0-9_-]*$/;
@@ -191,5 +192,5 @@ export const SkillDocSchema = z
   .strict();
 export type SkillDoc = z.infer<typeof SkillDocSchema>;
 
-export const LibraryDocSchema = z.discriminatedUnion('kind', [InterfaceDocSchema, AppDocSchema, SkillDocSchema]);
+export const LibraryDocSchema = z.discriminatedUnion('kind', [InterfaceDocSchema, AppDocSchema, SkillDocSchema, LiveTestsDocSchema]);
 export type LibraryDoc = z.infer<typeof LibraryDocSchema>;

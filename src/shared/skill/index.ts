@@ -9,3 +9,4 @@ export * from './documents';
 export * from './template';
 export * from './library';
 export * from './tasks';
+export * from './liveTests';

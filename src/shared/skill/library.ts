@@ -4,6 +4,7 @@ import type { ArgSpecs } from './domains';
 import type { AppDoc, InterfaceDoc, LibraryDoc, SkillDoc } from './documents';
 import { callEdges, graphVariables, guardArgs, validateGraph, type SkillGraph } from './graph';
 import { templateSlots } from './template';
+import { analyseLiveTests, countsAsVerification, coverageKey, type LiveCoverage, type LiveTestsDoc, type Verification } from './liveTests';
 
 /** Where a document came from; `path` inside it locates a problem (mapped to a line by the loader). */
 export interface SourceRef {
@@ -85,6 +86,10 @@ export class SkillLibrary {
   readonly apps = new Map<string, AppDoc & { source: SourceRef }>();
   readonly skills = new Map<string, Skill>();
   readonly problems: LibraryProblem[] = [];
+  /** The live-tests files, valid or not (their problems are reported). */
+  readonly liveTests: (LiveTestsDoc & { source: SourceRef })[] = [];
+  /** `coverageKey(skill, app)` -> the shipped live tests that run it. */
+  private readonly coverage = new Map<string, LiveCoverage[]>();
 
   constructor(docs: readonly SourcedDoc[]) {
     // Interfaces and apps first: skills are checked against them.
@@ -123,6 +128,31 @@ export class SkillLibrary {
     for (const { doc, source } of docs) if (doc.kind === 'skill') this.admitSkillDoc(doc, source);
     // Calls are checked last, when every callee is known.
     for (const skill of [...this.skills.values()]) this.checkCalls(skill);
+    for (const { doc, source } of docs) if (doc.kind === 'live_tests') this.admitLiveTests(doc, source);
+  }
+
+  /** How a skill is verified on an app: by shipped live tests on the test desktop or in the Windows lane, else dry runs only. */
+  verification(skillId: string, app: string | undefined): { status: Verification; tests: LiveCoverage[] } {
+    const tests = this.coverage.get(coverageKey(skillId, app)) ?? [];
+    const status: Verification = tests.some((t) => t.lane === 'desktop')
+      ? 'live_desktop'
+      : tests.some((t) => t.lane === 'windows')
+        ? 'live_windows'
+        : 'dry_run';
+    return { status, tests };
+  }
+
+  private admitLiveTests(doc: LiveTestsDoc, source: SourceRef): void {
+    this.liveTests.push({ ...doc, source });
+    const { problems, covers } = analyseLiveTests(this, doc);
+    for (const p of problems) this.problem(source, p.path, p.message, 'error');
+    if (problems.length > 0 || !countsAsVerification(source)) return;
+    for (const { skill, app, test } of covers) {
+      const key = coverageKey(skill.id, skill.kind === 'composite' ? app : skill.app);
+      const list = this.coverage.get(key) ?? [];
+      if (!list.some((c) => c.file === source.file && c.test === test)) list.push({ lane: doc.lane, file: source.file, test });
+      this.coverage.set(key, list);
+    }
   }
 
   /** Resolves a reference to the skill that runs for `app` (polymorphic dispatch). */

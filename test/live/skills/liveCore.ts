@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Core } from '../../../src/main/core/Core';
 import { createNodeCore } from '../../../src/main/core/createNodeCore';
+import type { PermissionPrompter } from '../../../src/shared/ports/prompter';
 
 /** Fails (never skips) when the test desktop is not up. */
 export function requireDisplay(): string {
@@ -13,11 +14,15 @@ export function requireDisplay(): string {
   return display;
 }
 
-/** A core with a fresh data folder (its own SQLite store) for one test file. */
-export async function liveCore(): Promise<{ core: Core; dataDir: string }> {
+/**
+ * A core with a fresh data folder (its own SQLite store) for one test file. With `approve`, a
+ * stand-in user allows once what the policy asks about; without it nobody answers (a denial).
+ */
+export async function liveCore(o: { approve?: boolean } = {}): Promise<{ core: Core; dataDir: string }> {
   requireDisplay();
   const dataDir = mkdtempSync(join(tmpdir(), 'skilldesk-live-'));
-  return { core: await createNodeCore({ dataDir, interactive: false }), dataDir };
+  const prompter: PermissionPrompter | undefined = o.approve ? { ask: async () => ({ answer: 'allow_once', by: 'user' }) } : undefined;
+  return { core: await createNodeCore({ dataDir, interactive: false, ...(prompter && { prompter }) }), dataDir };
 }
 
 /**
@@ -33,6 +38,9 @@ export function killApps(pattern: string): void {
     return; // pgrep exits 1 when nothing matched
   }
   const display = process.env.DISPLAY;
+  // Chromium rewrites its environment block (setproctitle), so a process that shows windows on
+  // this display counts as ours too.
+  const windowOwners = windowPids();
   const killed: string[] = [];
   for (const pid of pids) {
     let environ = '';
@@ -41,7 +49,7 @@ export function killApps(pattern: string): void {
     } catch {
       continue; // already gone
     }
-    if (!environ.split('\0').includes(`DISPLAY=${display}`)) continue;
+    if (!environ.split('\0').includes(`DISPLAY=${display}`) && !windowOwners.has(pid)) continue;
     try {
       process.kill(Number(pid), 'SIGKILL');
       killed.push(pid);
@@ -55,6 +63,16 @@ export function killApps(pattern: string): void {
   while ((alive = alive.filter(running)).length > 0) {
     if (Date.now() > deadline) throw new Error(`processes ${alive.join(', ')} (${pattern}) outlived SIGKILL by 10 s`);
     Atomics.wait(pause, 0, 0, 20);
+  }
+}
+
+/** Pids owning a window on this display (`_NET_WM_PID`, as wmctrl lists it). */
+function windowPids(): Set<string> {
+  try {
+    const rows = execFileSync('wmctrl', ['-lp'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split('\n');
+    return new Set(rows.map((r) => r.split(/\s+/)[2]).filter((p): p is string => Boolean(p) && p !== '0'));
+  } catch {
+    return new Set();
   }
 }
 

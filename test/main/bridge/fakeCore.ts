@@ -1,4 +1,4 @@
-import type { CoreApi, RunEventView, RunResultView } from '../../../src/shared/ipc';
+import type { CoreApi, LibraryView, RunEventView, RunResultView } from '../../../src/shared/ipc';
 
 /** A CoreApi that records calls; `runSkill` emits a start and one step, then waits for its signal or `finish`. */
 export function recordingCore() {
@@ -24,8 +24,8 @@ export function recordingCore() {
       userSkillsDir: '/d/skills',
       desktop: 'unavailable',
     }),
-    library: async () => ({ interfaces: [], apps: [], skills: [], problems: [] }),
-    reloadLibrary: async () => ({ interfaces: [], apps: [], skills: [], problems: [] }),
+    library: async () => emptyLibraryView(),
+    reloadLibrary: async () => emptyLibraryView(),
     searchSkills: async (q, o) => {
       rec('searchSkills', q, o);
       return [];
@@ -70,4 +70,27 @@ export function recordingCore() {
     testProvider: async (role) => ({ role, ok: false, latencyMs: 0, message: 'no server' }),
   };
   return { core, calls, finishRun: () => finish?.() };
+}
+
+/** A library view with nothing in it. */
+export function emptyLibraryView(): LibraryView {
+  const lane = { apps: 0, implementations: 0, composites: 0, tests: 0 };
+  return {
+    interfaces: [],
+    apps: [],
+    skills: [],
+    problems: [],
+    counts: {
+      interfaces: 0,
+      methods: 0,
+      composites: 0,
+      implementations: 0,
+      apps: 0,
+      windows: { apps: 0, implementations: 0, methodsImplemented: 0 },
+      liveDesktop: lane,
+      liveWindows: lane,
+      dryRunOnly: 0,
+      byApp: [],
+    },
+  };
 }

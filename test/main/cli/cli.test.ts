@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../../src/main/cli';
+import type { LibraryCounts, SkillSummary } from '../../../src/shared/ipc';
 
 async function cli(...argv: string[]) {
   const out: string[] = [];
@@ -21,9 +22,20 @@ describe('src/main/cli', () => {
     expect(table.out).toContain('wine-notepad.save_as');
     expect(table.out).toContain('TextEditor.write_file');
     expect(table.out).not.toContain('mousepad.save_as');
-    const json = JSON.parse((await cli('skills', 'list', '--domain', 'Calculator', '--json')).out) as { id: string }[];
-    expect(json.map((s) => s.id)).toContain('Calculator.evaluate');
-    expect(json.every((s) => s.id.startsWith('Calculator.') || s.id.includes('calculator'))).toBe(true);
+    const json = JSON.parse((await cli('skills', 'list', '--domain', 'Calculator', '--json')).out) as {
+      counts: LibraryCounts;
+      skills: SkillSummary[];
+    };
+    expect(json.skills.map((s) => s.id)).toContain('Calculator.evaluate');
+    expect(json.skills.every((s) => s.id.startsWith('Calculator.') || s.id.includes('calculator'))).toBe(true);
+    // Grouped by interface and method, each implementation with how it is verified.
+    expect(table.out).toMatch(/^Document\.save_as +wine-notepad +wine-notepad\.save_as +live \(test desktop\): \d+ tests?$/m);
+    const notepad = JSON.parse((await cli('skills', 'list', '--app', 'wine-notepad', '--json')).out) as { skills: SkillSummary[] };
+    expect(notepad.skills.find((s) => s.id === 'wine-notepad.save_as')?.verification).toBe('live_desktop');
+    expect(json.counts.liveDesktop.apps).toBeGreaterThanOrEqual(2);
+    const mousepad = json.counts.byApp.find((a) => a.app === 'mousepad');
+    expect(mousepad?.liveImplementations).toBeGreaterThanOrEqual(12);
+    expect(mousepad!.liveTests).toBeGreaterThan(0);
   });
 
   it('shows a skill resolved for an app', async () => {

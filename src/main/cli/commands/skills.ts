@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { SkillDeskError } from '../../../shared/errors';
-import { skillDetail, skillSummary } from '../../core/libraryViews';
+import { type Skill, type SkillLibrary, type Verification } from '../../../shared/skill';
+import { libraryCounts, methodImplementations, skillDetail, skillSummary } from '../../core/libraryViews';
 import { loadCheckedLibrary, SkillSaveError } from '../../core/skills';
 import { formatProblem } from '../../services/library/YamlLibraryLoader';
 import { table } from '../output';
@@ -15,11 +16,25 @@ export function registerSkillsCommands(program: Command, ctx: CliContext): void 
 
   skills
     .command('list')
-    .description('List skills (implementations, app skills and interface composites)')
+    .description(
+      'List the library by interface, method and app, with how each implementation is verified (live on the test desktop, live in the Windows lane, or dry run only)',
+    )
     .option('--app <app>', 'only skills that run on this app')
     .option('--domain <interface>', 'only skills of this domain interface, e.g. TextEditor')
-    .option('--json', 'print JSON')
-    .action(async (o: { app?: string; domain?: string; json?: boolean }) => {
+    .option('--flat', 'one row per skill instead of grouping by interface and method')
+    .option('--json', 'print JSON: the counts (per app too) and every skill with its verification')
+    .addHelpText(
+      'after',
+      `
+Verification comes from the live tests shipped with the skills (skills/live-tests/*.yaml), which
+\`npm test\` runs on the test desktop and in the Windows lane; a user's own test files do not count.
+
+Examples:
+  $ skilldesk skills list --domain Spreadsheet
+  $ skilldesk skills list --app mousepad --flat
+  $ skilldesk skills list --json | jq .counts`,
+    )
+    .action(async (o: { app?: string; domain?: string; flat?: boolean; json?: boolean }) => {
       const { library, problems } = await ctx.loadLibrary();
       const list = library.list({ ...(o.app && { app: o.app }), ...(o.domain && { domain: o.domain }) });
       if (o.json) {
@@ -27,18 +42,29 @@ export function registerSkillsCommands(program: Command, ctx: CliContext): void 
         const reliability = (await ctx.core()).reliability();
         return ctx.out(
           JSON.stringify(
-            list.map((s) => skillSummary(s, reliability.bySkill.get(s.id))),
+            { counts: libraryCounts(library), skills: list.map((s) => skillSummary(library, s, reliability.bySkill.get(s.id))) },
             null,
             2,
           ),
         );
       }
-      ctx.out(
-        table(
-          ['SKILL', 'KIND', 'APP', 'IMPLEMENTS', 'DESCRIPTION'],
-          list.map((s) => [s.id, s.kind, s.app ?? '*', s.implements ?? '-', s.description.slice(0, 60)]),
-        ),
-      );
+      if (o.flat) {
+        ctx.out(
+          table(
+            ['SKILL', 'KIND', 'APP', 'IMPLEMENTS', 'VERIFIED', 'DESCRIPTION'],
+            list.map((s) => [
+              s.id,
+              s.kind,
+              s.app ?? '*',
+              s.implements ?? '-',
+              VERIFIED[skillSummary(library, s).verification],
+              s.description.slice(0, 60),
+            ]),
+          ),
+        );
+      } else {
+        ctx.out(groupedListing(library, list, o.app));
+      }
       const errors = problems.filter((p) => p.severity === 'error');
       if (errors.length)
         ctx.err(`${errors.length} problem(s) kept some files out of the library; run \`skilldesk skills validate\` for details.`);
@@ -152,9 +178,51 @@ Examples:
       }
       const skill = (await core.loadLibrary()).library.skills.get(saved.id)!;
       const previous = before.skills.get(saved.id);
-      if (o.json) return ctx.out(JSON.stringify({ ok: true, path: saved.path, skill: skillSummary(skill) }, null, 2));
+      if (o.json)
+        return ctx.out(
+          JSON.stringify({ ok: true, path: saved.path, skill: skillSummary((await core.loadLibrary()).library, skill) }, null, 2),
+        );
       ctx.out(
         `installed ${skill.id} (trust: ${skill.trust}) as ${saved.path}${previous ? `, replacing the ${previous.source.origin === 'builtin' ? 'built-in skill' : 'earlier user skill'}` : ''}`,
       );
     });
+}
+
+const VERIFIED: Record<Verification, string> = {
+  live_desktop: 'live (test desktop)',
+  live_windows: 'live (Windows lane)',
+  dry_run: 'dry run only',
+};
+
+/**
+ * The listing grouped as the library is organised: per interface, each method and the apps that
+ * implement it (a composite: every app of the interface), with how each is verified; app-only
+ * skills after; the totals last.
+ */
+function groupedListing(library: SkillLibrary, list: Skill[], app: string | undefined): string {
+  const rows: string[][] = [];
+  const listed = new Set(list.map((s) => s.id));
+  for (const iface of [...library.interfaces.values()].sort((a, b) => a.id.localeCompare(b.id))) {
+    for (const [name, m] of Object.entries(iface.methods)) {
+      const impls = methodImplementations(library, iface.id, name).filter((x) => listed.has(x.skillId) && (!app || x.app === app));
+      impls.forEach((x, i) =>
+        rows.push([
+          i === 0 ? `${iface.id}.${name}${m.composite ? ' (composite)' : ''}` : '',
+          x.app,
+          x.skillId,
+          `${VERIFIED[x.verification]}${x.tests.length ? `: ${x.tests.length} test${x.tests.length === 1 ? '' : 's'}` : ''}`,
+        ]),
+      );
+    }
+  }
+  for (const s of list.filter((s) => s.kind === 'app_skill'))
+    rows.push(['(app skill)', s.app ?? '*', s.id, VERIFIED[library.verification(s.id, s.app).status]]);
+  const c = libraryCounts(library);
+  const methodsShown = new Set(rows.map((r) => r[0]).filter(Boolean)).size;
+  return [
+    table(['INTERFACE.METHOD', 'APP', 'SKILL', 'VERIFIED'], rows),
+    '',
+    `${methodsShown} method(s) listed. Library: ${c.interfaces} interfaces, ${c.methods} methods (${c.composites} composites), ${c.implementations} implementations on ${c.apps} apps.`,
+    `Verified live: ${c.liveDesktop.implementations} implementations on ${c.liveDesktop.apps} apps on the test desktop (${c.liveDesktop.tests} tests), ${c.liveWindows.implementations} on ${c.liveWindows.apps} apps in the Windows lane; ${c.dryRunOnly} dry run only.`,
+  ].join('\n');
 }

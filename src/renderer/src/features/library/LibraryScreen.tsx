@@ -3,6 +3,7 @@ import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { useStores } from '../../app/stores';
 import { CompositionGraph } from './CompositionGraph';
+import { InterfaceTable, VerificationBadge } from './InterfaceTable';
 import { visibleSkills } from './libraryStore';
 
 /** Library: interfaces, apps and skills; retriever search; problems; the composition graph. */
@@ -13,7 +14,7 @@ export function LibraryScreen() {
     useShallow((x) => ({ view: x.view, hits: x.hits, filter: x.filter, query: x.query, error: x.error, loading: x.loading })),
   );
   const [selected, setSelected] = useState<string>();
-  const [tab, setTab] = useState<'skills' | 'composition'>('skills');
+  const [tab, setTab] = useState<'interfaces' | 'skills' | 'composition'>('interfaces');
   const skills = visibleSkills(s);
   const detail = s.view?.skills.find((k) => k.id === selected);
 
@@ -85,6 +86,9 @@ export function LibraryScreen() {
       </section>
       <section className="panel right">
         <div className="tabs-inline">
+          <button className={tab === 'interfaces' ? 'tab active' : 'tab'} onClick={() => setTab('interfaces')}>
+            By interface
+          </button>
           <button className={tab === 'skills' ? 'tab active' : 'tab'} onClick={() => setTab('skills')}>
             Skills
           </button>
@@ -95,6 +99,17 @@ export function LibraryScreen() {
         {s.error && <div className="error-box">{s.error.message}</div>}
         {tab === 'composition' ? (
           <CompositionGraph />
+        ) : tab === 'interfaces' ? (
+          s.view && (
+            <InterfaceTable
+              view={s.view}
+              filter={s.filter}
+              onSelect={(id) => {
+                setSelected(id);
+                setTab('skills');
+              }}
+            />
+          )
         ) : (
           <div className="library-body">
             <table className="skills">
@@ -105,6 +120,7 @@ export function LibraryScreen() {
                   <th>app</th>
                   <th>primitives</th>
                   <th>reliability</th>
+                  <th>verified</th>
                   <th>origin</th>
                 </tr>
               </thead>
@@ -127,12 +143,15 @@ export function LibraryScreen() {
                         </span>
                       )}
                     </td>
+                    <td>
+                      <VerificationBadge verification={k.verification} tests={k.liveTests} />
+                    </td>
                     <td>{k.origin}</td>
                   </tr>
                 ))}
                 {!skills.length && (
                   <tr>
-                    <td colSpan={6} className="muted">
+                    <td colSpan={7} className="muted">
                       No skill matches.
                     </td>
                   </tr>
