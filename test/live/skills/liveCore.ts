@@ -64,6 +64,13 @@ export function killApps(pattern: string): void {
     if (Date.now() > deadline) throw new Error(`processes ${alive.join(', ')} (${pattern}) outlived SIGKILL by 10 s`);
     Atomics.wait(pause, 0, 0, 20);
   }
+  // The window manager can list a killed program's windows a moment longer; a skill started now
+  // would take one for the running app and not bring it up.
+  let shown = killed;
+  while ((shown = killed.filter((pid) => windowPids().has(pid))).length > 0) {
+    if (Date.now() > deadline) throw new Error(`windows of killed processes ${shown.join(', ')} (${pattern}) still listed after 10 s`);
+    Atomics.wait(pause, 0, 0, 50);
+  }
 }
 
 /** Pids owning a window on this display (`_NET_WM_PID`, as wmctrl lists it). */
