@@ -15,7 +15,12 @@ describe('src/main/services/retrieval/HybridRetriever', () => {
   it('makes one card per interface method with the apps that implement it on the platform', () => {
     const cards = skillCards(library, 'linux');
     const save = cards.find((c) => c.ref === 'Document.save_as')!;
-    expect(save.apps).toEqual(['mousepad', 'wine-notepad']);
+    // Every Linux app with a save_as implementation, and no Windows app.
+    const linuxApps = [...library.apps.values()].filter((a) => a.platforms.includes('linux')).map((a) => a.id);
+    const withSaveAs = library.implementationsOf('Document.save_as').map((s) => s.app!);
+    expect(save.apps).toEqual(withSaveAs.filter((a) => linuxApps.includes(a)).sort());
+    expect(save.apps).toEqual(expect.arrayContaining(['mousepad', 'wine-notepad']));
+    expect(save.apps).not.toContain('notepad');
     expect(cards.some((c) => c.ref.startsWith('Desktop.'))).toBe(false);
     expect(skillCards(library, 'win32').find((c) => c.ref === 'Document.save_as')!.apps).toEqual([
       'excel',
