@@ -233,6 +233,10 @@ describe('src/renderer in host mode (Chromium, real core and store)', () => {
     );
     await page.click('[data-screen=library]');
     await page.click('button:has-text("Reload library")');
+    // By interface first: each method's implementations with how each is verified.
+    await page.waitForSelector('tr[data-method="Document.save_as"] button:has-text("mousepad") .verify-live_desktop');
+    await page.waitForSelector('tr[data-method="Document.save_as"] button:has-text("word") .verify-dry_run');
+    await s.screenshot('library-interfaces');
     await page.fill('input[aria-label="search skills"]', 'save the document under a new name');
     await page.waitForSelector('tr[data-skill="mousepad.save_as"]:has-text("80% of 5 runs")');
     await s.screenshot('library');

@@ -19,7 +19,7 @@ export function defineLiveTests(library: SkillLibrary, doc: LiveTestsDoc, lane: 
       test.name,
       async () => {
         for (const p of killPatterns(library, doc)) await lane.kill(p);
-        for (const path of doc.clean) rmSync(xdgPath(path), { recursive: true, force: true });
+        for (const path of doc.clean) rmSync(xdgPath(path), { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
         const dir = mkdtempSync(join(tmpdir(), `skilldesk-${doc.app}-`));
         for (const d of test.dirs) mkdirSync(join(dir, d), { recursive: true });
         for (const [path, text] of Object.entries(test.files)) {

@@ -34,7 +34,7 @@ export function InterfaceTable({
   const c = view.counts;
   const interfaces = view.interfaces.filter((i) => !filter.domain || i.id === filter.domain);
   return (
-    <div className="library-body">
+    <div className="library-interfaces">
       <p className="muted small">
         {c.interfaces} interfaces, {c.methods} methods ({c.composites} composites), {c.implementations} implementations on {c.apps} apps ·
         live on the test desktop: {c.liveDesktop.implementations} on {c.liveDesktop.apps} apps ({c.liveDesktop.tests} tests) · Windows lane:{' '}

@@ -31,7 +31,11 @@ export function LibraryScreen() {
           aria-label="search skills"
           placeholder="Search: “save file as”, “compute”…"
           value={s.query}
-          onChange={(e) => void library.getState().search(e.target.value)}
+          onChange={(e) => {
+            // Search hits are skills: show them in the skills table.
+            setTab('skills');
+            void library.getState().search(e.target.value);
+          }}
         />
         <h3>Interfaces</h3>
         <ul className="facets">
