@@ -24,7 +24,8 @@ const buildIsFresh = existsSync(built) && (!haveSource || statSync(built).mtimeM
 if (buildIsFresh) {
   require(built)
     .main(process.argv.slice(2))
-    .then((code) => process.exit(code));
+    // Exit once stdout and stderr are flushed: a large output into a pipe would be cut short.
+    .then((code) => process.stdout.write('', () => process.stderr.write('', () => process.exit(code))));
 } else if (haveSource) {
   const tsx = require.resolve('tsx/cli', { paths: [root] });
   const r = spawnSync(process.execPath, [tsx, source, ...process.argv.slice(2)], { stdio: 'inherit' });

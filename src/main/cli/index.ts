@@ -15,7 +15,7 @@ import { configureDesktopHostCommand, DESKTOP_TOKEN_ENV, readSecretFile } from '
 import type { RemoteDesktopOptions } from '../services/desktopHost';
 import { readFileSync } from 'node:fs';
 import type { CliContext } from './context';
-import { stdio, type Output } from './output';
+import { exitAfterOutput, stdio, type Output } from './output';
 
 /** Builds the `skilldesk` program; `output` is injectable so tests capture it. */
 export function buildProgram(output: Output = stdio, state = { exitCode: 0 }): { program: Command; ctx: CliContext } {
@@ -110,10 +110,10 @@ export async function main(argv: readonly string[], output: Output = stdio): Pro
 
 if (require.main === module) {
   main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
+    (code) => exitAfterOutput(code),
     (err: unknown) => {
       process.stderr.write(`${String(err)}\n`);
-      process.exit(1);
+      exitAfterOutput(1);
     },
   );
 }

@@ -27,3 +27,11 @@ export function formatTime(ms: number | undefined | null): string {
   const p = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
 }
+
+/**
+ * Exits once what was written to stdout and stderr has been handed over: `process.exit` right
+ * after a large write to a pipe (`skills list --json | jq`) would cut the output short.
+ */
+export function exitAfterOutput(code: number): void {
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+}

@@ -55,7 +55,7 @@ export const LiveStepSchema = z
     args: z.record(z.string(), z.unknown()).default({}),
     /** The run must fail (a refusal, a check that must not pass). */
     fails: z.boolean().default(false),
-    /** What the skill must return (compared with ===; numbers within 1e-9). */
+    /** What the skill must return (compared with ===; numbers within a relative 1e-9). */
     result: z.union([z.string(), z.number(), z.boolean()]).optional(),
   })
   .strict();

@@ -41,7 +41,8 @@ export function defineLiveTests(library: SkillLibrary, doc: LiveTestsDoc, lane: 
             expect(r.error?.message, where).toBeUndefined();
             expect(r.status, where).toBe('succeeded');
             if (step.result !== undefined) {
-              if (typeof step.result === 'number') expect(Number(r.result), where).toBeCloseTo(step.result, 9);
+              if (typeof step.result === 'number')
+                expect(Math.abs(Number(r.result) - step.result), where).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(step.result)));
               else expect(r.result, where).toBe(step.result);
             }
           }

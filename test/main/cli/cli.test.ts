@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -113,4 +114,17 @@ describe('src/main/cli (manifests)', () => {
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/implementations\/mousepad\/save_as\.yaml:\d+: error: permissions: .*file\.write/);
   });
+});
+
+describe('bin/skilldesk.cjs', () => {
+  it('hands over a large JSON output to a pipe whole before exiting', () => {
+    const r = spawnSync(process.execPath, ['bin/skilldesk.cjs', 'skills', 'list', '--json'], {
+      encoding: 'utf8',
+      env: { ...process.env, SKILLDESK_DATA_DIR: join(tmpdir(), `skilldesk-cli-pipe-${process.pid}`) },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    expect(r.status).toBe(0);
+    expect(r.stdout.length).toBeGreaterThan(65536);
+    expect((JSON.parse(r.stdout) as { skills: unknown[] }).skills.length).toBeGreaterThan(100);
+  }, 120_000);
 });
