@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { expect, it } from 'vitest';
 import type { Core } from '../../../src/main/core/Core';
+import { loadLibrary } from '../../../src/main/services/library/YamlLibraryLoader';
 import type { LiveExpect, LiveTestsDoc, SkillLibrary } from '../../../src/shared/skill';
 import { killApps } from '../skills/liveCore';
 import { waitFor } from './desktop';
@@ -57,6 +58,23 @@ export function defineLiveTests(library: SkillLibrary, doc: LiveTestsDoc, lane: 
       60_000 + 30_000 * test.steps.length,
     );
   }
+}
+
+/**
+ * The shipped live-tests files of a lane (`SKILLDESK_LIVE_APPS=a,b` keeps those apps' only), and a
+ * check that throws while the library has errors (a test run on a broken library proves nothing).
+ */
+export async function shippedLiveTests(lane: LiveTestsDoc['lane']) {
+  const { library, problems } = await loadLibrary({ builtinDir: resolve(__dirname, '../../../skills') });
+  const only = process.env.SKILLDESK_LIVE_APPS?.split(',').filter(Boolean);
+  const docs = library.liveTests.filter((d) => d.lane === lane && (!only || only.includes(d.app)));
+  const requireValidLibrary = () => {
+    if (problems.some((p) => p.severity === 'error'))
+      throw new Error(
+        `the skill library has errors; run \`skilldesk skills validate\`:\n${problems.map((p) => `${p.file}: ${p.message}`).join('\n')}`,
+      );
+  };
+  return { library, docs, requireValidLibrary };
 }
 
 /** Where the tests run: the core to run skills with, how to end an app, and how the app names a test folder. */

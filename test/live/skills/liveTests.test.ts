@@ -1,25 +1,19 @@
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe } from 'vitest';
 import type { Core } from '../../../src/main/core/Core';
-import { loadLibrary } from '../../../src/main/services/library/YamlLibraryLoader';
-import { defineLiveTests, desktopLane, killPatterns } from '../helpers/liveTestRunner';
+import { defineLiveTests, desktopLane, killPatterns, shippedLiveTests } from '../helpers/liveTestRunner';
 import { killApps, liveCore } from './liveCore';
 
 /**
  * Runs the live tests shipped with the skills (`skills/**` files of `kind: live_tests`, lane
  * `desktop`) on the test desktop. `SKILLDESK_LIVE_APPS=geany,pcmanfm` runs only those apps' files.
  */
-const { library, problems } = await loadLibrary({ builtinDir: resolve(__dirname, '../../../skills') });
-const only = process.env.SKILLDESK_LIVE_APPS?.split(',').filter(Boolean);
-const docs = library.liveTests.filter((d) => d.lane === 'desktop' && (!only || only.includes(d.app)));
+const { library, docs, requireValidLibrary } = await shippedLiveTests('desktop');
 
 let core: Core;
 let approving: Core;
 beforeAll(async () => {
-  if (problems.some((p) => p.severity === 'error'))
-    throw new Error(
-      `the skill library has errors; run \`skilldesk skills validate\`:\n${problems.map((p) => `${p.file}: ${p.message}`).join('\n')}`,
-    );
+  requireValidLibrary();
   ({ core } = await liveCore());
   ({ core: approving } = await liveCore({ approve: true }));
 });

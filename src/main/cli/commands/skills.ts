@@ -176,12 +176,10 @@ Examples:
         ctx.err(`error: ${file} was not installed; fix the problems above and run \`skilldesk skills add\` again`);
         return ctx.setExitCode(1);
       }
-      const skill = (await core.loadLibrary()).library.skills.get(saved.id)!;
+      const after = (await core.loadLibrary()).library;
+      const skill = after.skills.get(saved.id)!;
       const previous = before.skills.get(saved.id);
-      if (o.json)
-        return ctx.out(
-          JSON.stringify({ ok: true, path: saved.path, skill: skillSummary((await core.loadLibrary()).library, skill) }, null, 2),
-        );
+      if (o.json) return ctx.out(JSON.stringify({ ok: true, path: saved.path, skill: skillSummary(after, skill) }, null, 2));
       ctx.out(
         `installed ${skill.id} (trust: ${skill.trust}) as ${saved.path}${previous ? `, replacing the ${previous.source.origin === 'builtin' ? 'built-in skill' : 'earlier user skill'}` : ''}`,
       );
