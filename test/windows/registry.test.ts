@@ -68,4 +68,27 @@ describe('skills/implementations/regedit (Windows lane)', () => {
     // Input to the registry editor writes the registry: the person was asked.
     expect(asked.map((p) => p.capability)).toContain('registry.write');
   });
+
+  it('reads registry values exactly through the host (RegGetValueW): Unicode text, numbers, lists, a missing value', async () => {
+    const reg = (...args: string[]) =>
+      execFileSync('wine', ['reg', 'add', KEY, ...args, '/f'], { env: lane.wineEnv(process.env), stdio: 'ignore' });
+    reg('/v', 'Text', '/t', 'REG_SZ', '/d', 'naïve café ✓ (x) [y]');
+    reg('/v', 'Count', '/t', 'REG_DWORD', '/d', '4294967295');
+    reg('/v', 'Lines', '/t', 'REG_MULTI_SZ', '/d', 'one\\0two words');
+    reg('/ve', '/t', 'REG_SZ', '/d', 'the default');
+    const desktop = await windowsDesktop();
+    try {
+      const registry = desktop.registry!;
+      expect(registry).toBeDefined();
+      expect(await registry.readValue(KEY, 'Text')).toEqual({ type: 'REG_SZ', data: 'naïve café ✓ (x) [y]' });
+      expect(await registry.readValue('HKCU\\Software\\SkillDeskTest', 'Count')).toEqual({ type: 'REG_DWORD', data: '4294967295' });
+      expect(await registry.readValue(KEY, 'Lines')).toEqual({ type: 'REG_MULTI_SZ', data: 'one\ntwo words' });
+      expect(await registry.readValue(KEY, '')).toEqual({ type: 'REG_SZ', data: 'the default' });
+      expect(await registry.readValue(KEY, 'Nothing here')).toBeUndefined();
+      expect(await registry.readValue(`${KEY}\\No such key`, 'Text')).toBeUndefined();
+      await expect(registry.readValue('Software\\SkillDeskTest', 'Text')).rejects.toThrow(/does not start with a registry root/);
+    } finally {
+      await desktop.close();
+    }
+  });
 });

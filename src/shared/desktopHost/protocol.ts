@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { INTERPRETERS } from '../skill/interpreters';
 import { keyNameProblem } from '../skill/keys';
 
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 /** Header carrying the bearer token (`Authorization: Bearer <token>`). */
 export const AUTH_SCHEME = 'Bearer';
@@ -68,6 +68,7 @@ export const CallSchema = z.discriminatedUnion('op', [
   }),
   z.strictObject({ op: z.literal('files.exists'), path: z.string().min(1).max(32_768) }),
   z.strictObject({ op: z.literal('files.readText'), path: z.string().min(1).max(32_768) }),
+  z.strictObject({ op: z.literal('registry.readValue'), key: z.string().min(1).max(32_768), name: z.string().max(32_768) }),
 ]);
 export type Call = z.infer<typeof CallSchema>;
 export type Op = Call['op'];
@@ -100,6 +101,7 @@ export const RESULT_SCHEMAS = {
   'processes.runScript': z.strictObject({ exitCode: z.number().int(), stdout: z.string(), stderr: z.string() }),
   'files.exists': z.boolean(),
   'files.readText': z.string(),
+  'registry.readValue': z.strictObject({ type: z.string().max(100), data: z.string() }).nullable(),
 } as const satisfies Record<Op, z.ZodType>;
 
 /** An error the host reports: the adapter's stable code and message, as the local adapter would throw them. */

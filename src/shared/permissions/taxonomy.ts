@@ -146,6 +146,12 @@ export const CAPABILITIES = {
     scope: 'path',
     description: 'Change system or user settings, including shell profiles (`~/.bashrc`, `$PROFILE`) and autostart.',
   },
+  'registry.read': {
+    category: 'system',
+    level: 'normal',
+    scope: 'path',
+    description: 'Read a Windows registry value (the check of a setting a skill changed).',
+  },
   'registry.write': { category: 'system', level: 'system', scope: 'path', description: 'Write the Windows registry.' },
   'package.install': { category: 'system', level: 'system', scope: 'command', description: 'Install or remove software packages.' },
   'env_var.write': {

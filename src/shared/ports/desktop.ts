@@ -110,6 +110,18 @@ export interface FileProbe {
   readText(path: string): Promise<string>;
 }
 
+/** A registry value: its type (`REG_SZ`, `REG_DWORD`...) and its data as text (numbers in decimal, binary as hex). */
+export interface RegistryValue {
+  type: string;
+  data: string;
+}
+
+/** Reads the Windows registry (the checks of settings skills). */
+export interface RegistryProbe {
+  /** The value `name` (`''`: the key's default value) of `key` (`HKCU\Software\...`), or undefined where there is none. */
+  readValue(key: string, name: string): Promise<RegistryValue | undefined>;
+}
+
 /** Everything the executor touches on the desktop. */
 export interface Desktop {
   input: InputDriver;
@@ -118,6 +130,8 @@ export interface Desktop {
   clipboard: Clipboard;
   processes: ProcessRunner;
   files: FileProbe;
+  /** Windows only: desktops without a registry leave it out. */
+  registry?: RegistryProbe;
   /** `linux` or `win32` (the platform whose app implementations apply). */
   platform: 'linux' | 'win32' | 'darwin';
 }

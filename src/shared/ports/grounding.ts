@@ -19,7 +19,12 @@ export interface AccessibleElement {
   states: string[];
 }
 
-export type InspectResult = { supported: true; elements: AccessibleElement[]; source: string } | { supported: false; reason: string };
+/**
+ * The elements read, or why they could not be. `retry` marks a passing failure (the walk of a busy
+ * app's tree ran out of time, an app not yet on the bus): a wait asks again instead of failing.
+ */
+export type InspectResult =
+  { supported: true; elements: AccessibleElement[]; source: string } | { supported: false; reason: string; retry?: boolean };
 
 /** Resolves `text` and `accessibility` targets to screen points (accessibility tree, OCR, vision model...). */
 export interface Grounder {

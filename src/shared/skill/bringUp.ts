@@ -13,19 +13,27 @@ export interface BringUpSubject {
   graph: SkillGraph;
 }
 
+/** How long an app may take to show its main window when its profile does not say. */
+export const DEFAULT_STARTUP_MS = 30_000;
+
 /**
  * The steps that start a skill's app before its graph runs, when none of the app's windows is
- * open: launch the app's profile, then wait for its main window. Internal and never validated:
- * it deliberately ends at an action node, after which the executor walks the skill's own graph.
+ * open: launch the app's profile, then wait (its `launch.startupMs`) for its main window. Internal
+ * and never validated: it deliberately ends at an action node, after which the executor walks the
+ * skill's own graph.
  */
-export const BRING_UP: SkillGraph = {
-  start: '(bring up)',
-  nodes: [
-    { id: '(bring up)', kind: 'action', primitive: { action: 'launch' } },
-    { id: '(bring up: window)', kind: 'action', primitive: { action: 'wait_for_window', timeoutMs: 30_000 } },
-  ],
-  edges: [{ from: '(bring up)', to: '(bring up: window)' }],
-};
+export function bringUpGraph(startupMs = DEFAULT_STARTUP_MS): SkillGraph {
+  return {
+    start: '(bring up)',
+    nodes: [
+      { id: '(bring up)', kind: 'action', primitive: { action: 'launch' } },
+      { id: '(bring up: window)', kind: 'action', primitive: { action: 'wait_for_window', timeoutMs: startupMs } },
+    ],
+    edges: [{ from: '(bring up)', to: '(bring up: window)' }],
+  };
+}
+
+export const BRING_UP: SkillGraph = bringUpGraph();
 
 /**
  * Whether a skill starts its app first when the app is not running (a precondition every app skill

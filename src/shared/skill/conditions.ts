@@ -87,6 +87,26 @@ export const WaitConditionSchema = z.discriminatedUnion('kind', [
     })
     .strict(),
   /**
+   * A Windows registry value: `key` (`HKCU\\Software\\...`, roots as `reg.exe` names them) holds
+   * `name` (`''`: the key's default value), whose data equals `equals` when given (compared as text:
+   * numbers in decimal, multi-strings one per line); `present: false` waits for it to be gone.
+   * Windows only: elsewhere the condition fails at once, saying so.
+   */
+  z
+    .object({
+      kind: z.literal('registry_value'),
+      key: z.string().min(1),
+      name: z.string(),
+      equals: z.union([z.string(), z.number()]).optional(),
+      /** @default true */
+      present: z.boolean().optional(),
+    })
+    .strict()
+    .refine(
+      (c) => !(c.present === false && c.equals !== undefined),
+      '`present: false` takes no `equals` (a value that is gone has no data)',
+    ),
+  /**
    * An element of the app's accessibility tree named `name` (and of `role`) is there, in `state`
    * when given (`checked`, `unchecked`, `selected`, `expanded`, `enabled`...); `present: false`
    * waits for it to go. Read from the accessibility tree only, never guessed from pixels: where
@@ -131,6 +151,7 @@ export type Guard =
   | { arg: string; present: boolean }
   | { window_title: string }
   | { file_exists: string }
+  | { registry_value: { key: string; name: string; equals?: string | number | undefined } }
   | { platform: 'linux' | 'win32' | 'darwin' }
   | { all: Guard[] }
   | { any: Guard[] }
@@ -143,6 +164,14 @@ export const GuardSchema: z.ZodType<Guard> = z.lazy(() =>
     z.object({ arg: z.string(), present: z.boolean() }).strict(),
     z.object({ window_title: z.string() }).strict(),
     z.object({ file_exists: z.string() }).strict(),
+    /** The registry holds the value (with `equals`: that data), as the `registry_value` condition reads it. */
+    z
+      .object({
+        registry_value: z
+          .object({ key: z.string().min(1), name: z.string(), equals: z.union([z.string(), z.number()]).optional() })
+          .strict(),
+      })
+      .strict(),
     z.object({ platform: z.enum(['linux', 'win32', 'darwin']) }).strict(),
     z.object({ all: z.array(GuardSchema).min(1) }).strict(),
     z.object({ any: z.array(GuardSchema).min(1) }).strict(),
@@ -150,12 +179,17 @@ export const GuardSchema: z.ZodType<Guard> = z.lazy(() =>
   ]),
 );
 
-/** The UI-state conditions a guard reads (window titles, file existence), innermost included. */
+/** The UI-state conditions a guard reads (window titles, file existence, registry values), innermost included. */
 export function guardConditions(guard: Guard): WaitCondition[] {
   if ('all' in guard) return guard.all.flatMap(guardConditions);
   if ('any' in guard) return guard.any.flatMap(guardConditions);
   if ('not' in guard) return guardConditions(guard.not);
   if ('window_title' in guard) return [{ kind: 'window_title', pattern: guard.window_title }];
   if ('file_exists' in guard) return [{ kind: 'file_exists', path: guard.file_exists }];
+  if ('registry_value' in guard) return [registryCondition(guard.registry_value)];
   return [];
+}
+
+function registryCondition(g: { key: string; name: string; equals?: string | number | undefined }): WaitCondition {
+  return { kind: 'registry_value', key: g.key, name: g.name, ...(g.equals !== undefined && { equals: g.equals }) };
 }

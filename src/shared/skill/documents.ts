@@ -109,6 +109,11 @@ export const AppDocSchema = z
         command: z.string().min(1),
         args: z.array(z.string()).default([]),
         env: z.record(z.string(), z.string()).optional(),
+        /**
+         * How long the app may take to show its main window when a skill starts it (a large app's
+         * cold start). @default 30000
+         */
+        startupMs: z.number().int().positive().max(300_000).optional(),
       })
       .strict(),
     /**

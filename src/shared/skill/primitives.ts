@@ -74,6 +74,8 @@ export function conditionNeeds(c: WaitCondition, ctx: NeedContext, detail: strin
     case 'file_contains':
     case 'json_value':
       return [need('file.read', { kind: 'path', path: c.path }, `${detail}: ${c.kind}`)];
+    case 'registry_value':
+      return [need('registry.read', { kind: 'path', path: c.key }, `${detail}: ${c.kind}`)];
     case 'text_visible':
     case 'text_gone':
     case 'ui_element':
@@ -105,7 +107,7 @@ const pointer = <A extends 'click' | 'double_click' | 'right_click'>(action: A, 
     paths: (p) => conditionPaths(p.expect?.condition),
     forwardsArgs: true,
     needs: (p, ctx) => pointerNeeds(p.action, [p.target], p.expect?.condition, ctx),
-    capabilities: ['input.mouse', 'screen.capture', 'app.window', 'file.read'],
+    capabilities: ['input.mouse', 'screen.capture', 'app.window', 'file.read', 'registry.read'],
     sample: { action, target: { kind: 'text', text: 'OK' } } as { action: A; target: Target },
     group: 'pointer',
   });
@@ -240,7 +242,7 @@ export const PRIMITIVES = {
     paths: (p) => conditionPaths(p.expect?.condition),
     forwardsArgs: true,
     needs: (p, ctx) => pointerNeeds(p.action, [p.from, p.to], p.expect?.condition, ctx),
-    capabilities: ['input.mouse', 'screen.capture', 'app.window', 'file.read'],
+    capabilities: ['input.mouse', 'screen.capture', 'app.window', 'file.read', 'registry.read'],
     sample: { action: 'drag', from: { kind: 'point', x: 10, y: 10 }, to: { kind: 'point', x: 50, y: 50 } },
     group: 'pointer',
   }),
@@ -277,7 +279,7 @@ export const PRIMITIVES = {
     paths: (p) => conditionPaths(p.condition),
     forwardsArgs: false,
     needs: (p, ctx) => conditionNeeds(p.condition, ctx, 'wait_until'),
-    capabilities: ['app.window', 'file.read', 'screen.capture'],
+    capabilities: ['app.window', 'file.read', 'screen.capture', 'registry.read'],
     sample: { action: 'wait_until', condition: { kind: 'window_title', pattern: '.*' }, timeoutMs: 10_000 },
     group: 'flow',
   }),

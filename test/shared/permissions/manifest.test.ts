@@ -123,6 +123,6 @@ describe('src/shared/permissions/manifest', () => {
       expect(patternCovers('*', cap)).toBe(true);
       expect(['normal', 'dangerous', 'system', 'redact']).toContain(CAPABILITIES[cap].level);
     }
-    expect(CAPABILITY_NAMES).toHaveLength(33);
+    expect(CAPABILITY_NAMES).toHaveLength(34);
   });
 });

@@ -1,4 +1,5 @@
-import type { Desktop, Rect, ScriptRequest, ScriptResult, WindowInfo } from '../../../shared/ports/desktop';
+import type { Desktop, Rect, RegistryValue, ScriptRequest, ScriptResult, WindowInfo } from '../../../shared/ports/desktop';
+import { canonicalRegistryKey } from '../../../shared/registryKeys';
 import { DesktopError } from './errors';
 import { encodePng } from '../image';
 import { hostPlatform } from './hostPlatform';
@@ -17,6 +18,7 @@ export const READ_OPS: ReadonlySet<string> = new Set([
   'clipboard.read',
   'file.exists',
   'file.read',
+  'registry.read',
 ]);
 
 /** Ops that are user input (keyboard and mouse). */
@@ -36,6 +38,11 @@ export interface RecordingDesktopOptions {
   clipboard?: string;
   /** Files `exists` and `readText` see, by path. */
   files?: Record<string, string>;
+  /**
+   * Registry values by `<key>\\<name>` (`HKEY_CURRENT_USER\\Software\\X\\Answer`); given, the desktop
+   * has a registry (as a Windows one does). @default none
+   */
+  registry?: Record<string, RegistryValue>;
   /** The screen size captures report. @default 1280x800 */
   screen?: { width: number; height: number };
   /** The result of `runScript`. @default exit 0 with empty output */
@@ -71,6 +78,7 @@ export function createRecordingDesktop(options: RecordingDesktopOptions = {}): R
   const calls: RecordedCall[] = [];
   const windows: WindowInfo[] = [...(options.windows ?? [])];
   const files = new Map(Object.entries(options.files ?? {}));
+  const registry = options.registry && { ...options.registry };
   const screen = options.screen ?? { width: 1280, height: 800 };
   let active = options.activeWindowId ?? windows[0]?.id;
   let clipboard = options.clipboard ?? '';
@@ -163,6 +171,16 @@ export function createRecordingDesktop(options: RecordingDesktopOptions = {}): R
         return text;
       },
     },
+    ...(registry && {
+      registry: {
+        readValue: async (key: string, name: string) => {
+          record({ op: 'registry.read', key, name });
+          const k = canonicalRegistryKey(key);
+          if (!k) throw new DesktopError('registry.bad_key', `\`${key}\` does not start with a registry root`);
+          return registry[`${k.key}\\${name}`];
+        },
+      },
+    }),
   };
 
   return {

@@ -143,11 +143,13 @@ async function createNutDesktop(platform: 'win32' | 'darwin', options: CreateDes
   );
   const parts = await commonParts(nut, noticeCopies(new SendInputKeyboard(user32, new NutKeyboard(nut)), clipboard), env);
   const win32 = lazyWin32Windows(nut, user32);
+  const { loadWin32Registry } = await import('./Win32Registry');
   return {
     ...parts,
     platform,
     windows: win32.windows,
     clipboard,
+    registry: await loadWin32Registry(),
     describeScreen: async () => (await win32.primaryScreen()) ?? nutScreen(),
     close: async () => undefined,
   };

@@ -157,6 +157,12 @@ export async function connectDesktopHost(o: RemoteDesktopOptions): Promise<Remot
       exists: (path) => call({ op: 'files.exists', path }),
       readText: (path) => call({ op: 'files.readText', path }),
     },
+    // Only a Windows host has a registry: elsewhere the port is left out, as a local desktop's is.
+    ...(hello.platform === 'win32' && {
+      registry: {
+        readValue: async (key: string, name: string) => (await call({ op: 'registry.readValue', key, name })) ?? undefined,
+      },
+    }),
     close: async () => agent.destroy(),
   };
 }

@@ -1,6 +1,7 @@
 import { assertNever } from '../../../shared/errors';
 import type { Call } from '../../../shared/desktopHost/protocol';
 import type { Desktop } from '../../../shared/ports/desktop';
+import { DesktopError } from '../desktop/errors';
 
 /** Carries one checked call out on the host's desktop; the value is what `RESULT_SCHEMAS[op]` describes. */
 export async function dispatchCall(desktop: Desktop, call: Call, signal: AbortSignal): Promise<unknown> {
@@ -53,6 +54,9 @@ export async function dispatchCall(desktop: Desktop, call: Call, signal: AbortSi
       return desktop.files.exists(call.path);
     case 'files.readText':
       return desktop.files.readText(call.path);
+    case 'registry.readValue':
+      if (!desktop.registry) throw new DesktopError('registry.unsupported', `This desktop (${desktop.platform}) has no registry to read`);
+      return (await desktop.registry.readValue(call.key, call.name)) ?? null;
     default:
       return assertNever(call, 'desktop host call');
   }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SkillDeskError } from '../../../shared/errors';
 import { abortableSleep } from '../../../shared/sleep';
 import {
-  BRING_UP,
+  bringUpGraph,
   bringsUpItsApp,
   checkArgs,
   guardConditions,
@@ -182,7 +182,8 @@ export class GraphExecutor {
       ...(profile && { app: { id: profile.id, profile } }),
     };
     if (frame.app && !ctx.world.dryRun && bringsUpItsApp(skill) && !(await this.appIsOpen(frame.app.profile))) {
-      await this.walk(ctx, frame, BRING_UP, BRING_UP.start);
+      const bringUp = bringUpGraph(frame.app.profile.launch.startupMs);
+      await this.walk(ctx, frame, bringUp, bringUp.start);
     }
     await this.walk(ctx, frame, skill.graph, skill.graph.start);
     if (skill.verify && !ctx.world.dryRun) await this.verify(ctx, frame);

@@ -1,5 +1,6 @@
 import type { Point, WindowInfo } from '../../../shared/ports/desktop';
-import type { AppDoc, Guard, Primitive, Target, WaitCondition } from '../../../shared/skill';
+import type { InspectResult } from '../../../shared/ports/grounding';
+import { guardConditions, type AppDoc, type Guard, type Primitive, type Target, type WaitCondition } from '../../../shared/skill';
 import { hasState, jsonEquals, jsonPointer } from './conditionChecks';
 import { assertNever } from '../../../shared/errors';
 import { repeatCount } from '../../../shared/skill/primitives';
@@ -128,8 +129,12 @@ export class PrimitiveRunner {
       case 'wait_until': {
         const timeout = p.timeoutMs ?? DEFAULT_WAIT_MS;
         if (world.dryRun) return undefined;
-        const ok = await this.poll(timeout, world.signal, async () => ((await this.holds(p.condition, app, world)) ? true : undefined));
-        if (!ok) throw new StepFailure('wait.timeout', `${describeCondition(p.condition)} did not hold within ${timeout} ms`);
+        const { ok, unknown } = await this.pollCondition(p.condition, timeout, app, world);
+        if (!ok)
+          throw new StepFailure(
+            'wait.timeout',
+            `${describeCondition(p.condition)} did not hold within ${timeout} ms${unknown ? ` (last check: ${unknown})` : ''}`,
+          );
         return undefined;
       }
       case 'run_script': {
@@ -190,6 +195,7 @@ export class PrimitiveRunner {
     }
     if (world.dryRun) return false;
     if ('file_exists' in guard) return this.deps.desktop.files.exists(guard.file_exists);
+    if ('registry_value' in guard) return this.holds(guardConditions(guard)[0]!, app, world);
     return this.holds({ kind: 'window_title', pattern: guard.window_title }, app, world);
   }
 
@@ -202,7 +208,7 @@ export class PrimitiveRunner {
   ): Promise<void> {
     if (!p.expect || world.dryRun) return;
     const timeout = p.expect.timeoutMs ?? 5000;
-    const ok = await this.poll(timeout, world.signal, async () => ((await this.holds(p.expect!.condition, app, world)) ? true : undefined));
+    const { ok } = await this.pollCondition(p.expect.condition, timeout, app, world);
     if (!ok) {
       const what = p.action === 'drag' ? 'drag' : `${p.action.replace('_', ' ')} on ${describeTarget(p.target)}`;
       throw new StepFailure(
@@ -210,6 +216,33 @@ export class PrimitiveRunner {
         `The ${what} at (${Math.round(at.x)}, ${Math.round(at.y)}) had no effect: ${describeCondition(p.expect.condition)} did not hold within ${timeout} ms`,
       );
     }
+  }
+
+  /**
+   * Polls a condition until it holds or the time is up. A check that could not be made this time
+   * (ConditionUnknown) is asked again; when the time runs out on one, `unknown` says why.
+   */
+  private async pollCondition(
+    c: WaitCondition,
+    timeoutMs: number,
+    app: FrameApp | undefined,
+    world: RunWorld,
+  ): Promise<{ ok: boolean; unknown?: string }> {
+    let unknown: string | undefined;
+    const check = async () => {
+      try {
+        unknown = undefined;
+        return (await this.holds(c, app, world)) ? true : undefined;
+      } catch (err) {
+        if (!(err instanceof ConditionUnknown)) throw err;
+        unknown = err.message;
+        return undefined;
+      }
+    };
+    let ok = await this.poll(timeoutMs, world.signal, check);
+    // A check that could not be made may have used up the time: one more decides.
+    if (!ok && unknown !== undefined) ok = await check();
+    return { ok: ok === true, ...(unknown !== undefined && { unknown }) };
   }
 
   private async holds(c: WaitCondition, app: FrameApp | undefined, world: RunWorld): Promise<boolean> {
@@ -253,15 +286,28 @@ export class PrimitiveRunner {
         }
         return jsonEquals(jsonPointer(doc, c.pointer), c.equals);
       }
+      case 'registry_value': {
+        const registry = this.deps.desktop.registry;
+        if (!registry)
+          throw new StepFailure(
+            'condition.unsupported',
+            `${describeCondition(c)} cannot be checked here: this desktop (${this.deps.desktop.platform}) has no Windows registry`,
+          );
+        const value = await registry.readValue(c.key, c.name);
+        if (c.present === false) return value === undefined;
+        return value !== undefined && (c.equals === undefined || value.data === String(c.equals));
+      }
       case 'ui_element': {
         const inspect = this.deps.grounder?.inspect?.bind(this.deps.grounder);
         const window = app ? await this.currentOrMain(app, world) : undefined;
-        const r = inspect
+        const r: InspectResult = inspect
           ? await inspect(
               { name: c.name, ...(c.role && { role: c.role }) },
               { ...(window && { window }), ...(world.signal && { signal: world.signal }) },
             )
-          : ({ supported: false, reason: 'no accessibility grounder is configured' } as const);
+          : { supported: false, reason: 'no accessibility grounder is configured' };
+        // A passing failure (a slow walk, an app not yet on the bus) leaves the condition unknown: a wait asks again.
+        if (!r.supported && r.retry) throw new ConditionUnknown(r.reason);
         // Pixels cannot tell whether a box is checked: without a tree the condition cannot be judged.
         if (!r.supported) throw new StepFailure('condition.unsupported', `${describeCondition(c)} cannot be checked here: ${r.reason}`);
         const verdicts = r.elements.map((e) => hasState(e, c.state));
@@ -363,6 +409,9 @@ export class PrimitiveRunner {
   }
 }
 
+/** A condition that could not be checked this time, though it may be the next (see `InspectResult.retry`). */
+class ConditionUnknown extends Error {}
+
 function requireApp(app: FrameApp | undefined, action: string): FrameApp {
   if (!app) throw new StepFailure('dispatch.no_app', `\`${action}\` needs an app; run the skill with --app or from an app implementation`);
   return app;
@@ -394,6 +443,8 @@ function describeCondition(c: WaitCondition): string {
       return `File \`${c.path}\` ${c.present === false ? 'lacks' : 'contains'} ${c.text !== undefined ? `\`${c.text}\`` : `/${c.pattern}/`}`;
     case 'json_value':
       return `JSON \`${c.path}\` has ${c.pointer || '(the document)'} = ${JSON.stringify(c.equals)}`;
+    case 'registry_value':
+      return `Registry \`${c.key}\` ${c.present === false ? 'lacks' : 'has'} ${c.name ? `\`${c.name}\`` : '(Default)'}${c.equals !== undefined ? ` = ${JSON.stringify(String(c.equals))}` : ''}`;
     case 'ui_element':
       return `${c.present === false ? 'No element' : 'An element'} named \`${c.name}\`${c.role ? ` (${c.role})` : ''}${c.state ? ` ${c.state}` : ''}`;
     default:

@@ -66,7 +66,7 @@ print(json.dumps({'matches': found, 'visited': seen, 'apps': apps}))
 export interface AtspiOptions {
   /** @default '/usr/bin/python3' (the system Python, which has the GObject bindings) */
   python?: string;
-  /** Give up after this long; the chain moves on. @default 5000 */
+  /** Give up a walk after this long: the chain moves on, a wait asks again. @default 10000 */
   timeoutMs?: number;
   /** @default 20000 */
   maxNodes?: number;
@@ -151,9 +151,12 @@ export class AtspiGrounder implements Grounder {
     try {
       answer = JSON.parse(await this.run(JSON.stringify(req), ctx.signal)) as AtspiAnswer;
     } catch (err) {
+      if (err instanceof WalkTimedOut) return { supported: false, reason: err.message, retry: true };
       return { supported: false, reason: `AT-SPI unavailable: ${(err as Error).message.split('\n').filter(Boolean).pop()}` };
     }
-    if (req.pid && answer.apps.length === 0) return { supported: false, reason: `pid ${req.pid} is not on the accessibility bus` };
+    // An app registers on the bus a moment after its window shows: a wait asks again.
+    if (req.pid && answer.apps.length === 0)
+      return { supported: false, reason: `pid ${req.pid} is not on the accessibility bus`, retry: true };
     return {
       supported: true,
       source: 'accessibility',
@@ -162,17 +165,26 @@ export class AtspiGrounder implements Grounder {
   }
 
   private run(arg: string, signal?: AbortSignal): Promise<string> {
+    const timeout = this.o.timeoutMs ?? 10_000;
     return new Promise((resolve, reject) => {
       execFile(
         this.o.python ?? '/usr/bin/python3',
         ['-c', SCRIPT, arg],
-        { timeout: this.o.timeoutMs ?? 5000, ...(signal && { signal }), maxBuffer: 1 << 20 },
+        { timeout, ...(signal && { signal }), maxBuffer: 1 << 20 },
         (err, stdout, stderr) => {
-          if (err) reject(new Error(stderr || err.message));
+          if (err && err.killed && !signal?.aborted) reject(new WalkTimedOut(timeout));
+          else if (err) reject(new Error(stderr || err.message));
           else resolve(stdout);
         },
       );
     });
+  }
+}
+
+/** The tree walk ran out of time (a busy machine, a large tree): worth asking again. */
+class WalkTimedOut extends Error {
+  constructor(ms: number) {
+    super(`reading the accessibility tree took longer than ${ms} ms`);
   }
 }
 

@@ -29,12 +29,14 @@ export class ChainedGrounder implements Grounder {
   /** The first grounder of the chain that can read the window's accessibility tree answers. */
   async inspect(query: { name: string; role?: string }, ctx: Omit<GroundingContext, 'screenshot'>): Promise<InspectResult> {
     const reasons: string[] = [];
+    let retry = false;
     for (const g of this.chain) {
       if (!g.inspect) continue;
       const r = await g.inspect(query, ctx);
       if (r.supported) return r;
       reasons.push(r.reason);
+      retry ||= r.retry === true;
     }
-    return { supported: false, reason: reasons.join('; ') || 'no accessibility grounder is configured' };
+    return { supported: false, reason: reasons.join('; ') || 'no accessibility grounder is configured', ...(retry && { retry }) };
   }
 }

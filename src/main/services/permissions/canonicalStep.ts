@@ -1,5 +1,6 @@
 import type { CapabilityNeed } from '../../../shared/permissions/needs';
 import type { PermissionTarget } from '../../../shared/permissions/policy';
+import { canonicalRegistryKey, REGISTRY_ROOTS_HELP } from '../../../shared/registryKeys';
 import { primitivePaths, type ArgSpecs, type ArgValues, type Primitive } from '../../../shared/skill';
 import type { PathCanonicalizer } from './canonicalPaths';
 import { isProfilePath, isSchedulerPath, isSecretPath } from './inference/paths';
@@ -40,6 +41,19 @@ export function canonicalizeStep(o: CanonicalStepInput): CanonicalStep {
       continue;
     }
     const raw = need.target.path;
+    // A registry key is no file: its canonical form spells its root out. One that names no root cannot be judged.
+    if (need.capability === 'registry.read' || need.capability === 'registry.write') {
+      const key = canonicalRegistryKey(raw);
+      if (!key)
+        return {
+          ok: false,
+          reason: `\`${raw}\` is not a registry key (it starts with none of ${REGISTRY_ROOTS_HELP})`,
+          capability: need.capability,
+          target: raw,
+        };
+      needs.push({ ...need, target: { kind: 'path', path: key.key } });
+      continue;
+    }
     const fromScript = o.inferred.has(need.target);
     if (fromScript && /[*?[]/.test(raw))
       return {

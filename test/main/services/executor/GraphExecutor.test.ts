@@ -247,6 +247,34 @@ graph:
     expect(open.calls.some((c) => c.op === 'launch')).toBe(false);
   });
 
+  it("waits for the started app's main window as long as its profile's startupMs says (30 s without it)", async () => {
+    const launching = SAVE('ed1').replace(
+      'implements: Editor.save',
+      'implements: Editor.save\npermissions:\n  - { capability: app.launch, effect: allow }',
+    );
+    const slow = APP('ed1').replace('launch: { command: ed1 }', 'launch: { command: ed1, startupMs: 120000 }');
+    const neverShows = () => fakeDesktop({});
+    // A clock that jumps: each poll moves time on 10 s, so the wait's own budget decides how many polls fit.
+    const jumping = () => {
+      let t = 0;
+      return { now: () => t, sleep: async () => void (t += 10_000) };
+    };
+    const r = await testExecutor({ library: libraryOf(EDITOR, slow, launching), desktop: neverShows().desktop, clock: jumping() }).run({
+      skill: 'ed1.save',
+      args: { path: '/tmp/a.txt' },
+    });
+    expect(r.error?.message).toMatch(/^No window of `ed1` appeared within 120000 ms/);
+    const plain = await testExecutor({
+      library: libraryOf(EDITOR, APP('ed1'), launching),
+      desktop: neverShows().desktop,
+      clock: jumping(),
+    }).run({
+      skill: 'ed1.save',
+      args: { path: '/tmp/a.txt' },
+    });
+    expect(plain.error?.message).toMatch(/^No window of `ed1` appeared within 30000 ms/);
+  });
+
   it('starts nothing for a skill whose manifest does not allow launching its app: its first window step fails', async () => {
     const { exec, fake } = setup({ running: false });
     const r = await exec().run({ skill: 'ed1.save', args: { path: '/tmp/a.txt' } });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { jsonPointer } from '../../../../src/main/services/executor/conditionChecks';
+import type { RegistryValue } from '../../../../src/shared/ports/desktop';
 import type { AccessibleElement, Grounder } from '../../../../src/shared/ports/grounding';
 import { libraryOf, testExecutor } from '../../../helpers/executor';
 import { fakeDesktop, win } from '../../../helpers/fakeDesktop';
@@ -26,8 +27,15 @@ graph:
     done: { terminal: success }
 `;
 
-async function check(condition: string, o: { files?: Record<string, string>; grounder?: Grounder } = {}) {
-  const fake = fakeDesktop({ windows: [win('w1', 'doc - ed', 'ed')], ...(o.files && { files: o.files }) });
+async function check(
+  condition: string,
+  o: { files?: Record<string, string>; grounder?: Grounder; registry?: Record<string, RegistryValue> } = {},
+) {
+  const fake = fakeDesktop({
+    windows: [win('w1', 'doc - ed', 'ed')],
+    ...(o.files && { files: o.files }),
+    ...(o.registry && { registry: o.registry }),
+  });
   const r = await testExecutor({
     library: libraryOf(APP, CHECK(condition)),
     desktop: fake.desktop,
@@ -101,5 +109,83 @@ describe('src/main/services/executor/PrimitiveRunner (content, JSON and accessib
     expect(r.error).toMatch(/An element named `Word wrap` checked cannot be checked here: notepad.exe has no AT-SPI tree \(Wine\)/);
     const ocrOnly: Grounder = { locate: noTree.locate };
     expect((await check('{ kind: ui_element, name: X }', { grounder: ocrOnly })).error).toMatch(/no accessibility grounder/);
+  });
+
+  it('asks again when a tree could not be read this time (a slow walk), and says so when the time runs out', async () => {
+    let calls = 0;
+    const slowThenAnswers: Grounder = {
+      locate: async () => ({ found: false, reason: 'not used', source: 'test' }),
+      inspect: async () =>
+        ++calls < 3
+          ? { supported: false, reason: 'reading the accessibility tree took longer than 10000 ms', retry: true }
+          : { supported: true, source: 'test', elements: [{ name: 'Word wrap', role: 'check menu item', states: ['checked'] }] },
+    };
+    expect((await check('{ kind: ui_element, name: Word wrap, state: checked }', { grounder: slowThenAnswers })).ok).toBe(true);
+    expect(calls).toBe(3);
+    // Never read: the wait fails (it does not take "unknown" for "absent") and carries the reason.
+    const neverRead: Grounder = {
+      locate: slowThenAnswers.locate,
+      inspect: async () => ({ supported: false, reason: 'reading the accessibility tree took longer than 10000 ms', retry: true }),
+    };
+    const r = await check('{ kind: ui_element, name: Save, present: false }', { grounder: neverRead });
+    expect(r.ok).toBe(false);
+    expect(r.error).toMatch(/did not hold within 30 ms \(last check: reading the accessibility tree took longer than 10000 ms\)/);
+  });
+
+  it('reads a registry value by key and name, any spelling of its root, and says so where there is no registry', async () => {
+    const registry = {
+      'HKEY_CURRENT_USER\\Software\\SkillDesk\\Answer': { type: 'REG_DWORD', data: '42' },
+      'HKEY_CURRENT_USER\\Software\\SkillDesk\\': { type: 'REG_SZ', data: 'default value' },
+    };
+    const key = 'HKCU\\Software\\SkillDesk';
+    expect((await check(`{ kind: registry_value, key: '${key}', name: Answer, equals: 42 }`, { registry })).ok).toBe(true);
+    expect((await check(`{ kind: registry_value, key: '${key}', name: Answer, equals: '42' }`, { registry })).ok).toBe(true);
+    expect((await check(`{ kind: registry_value, key: '${key}', name: Answer, equals: 43 }`, { registry })).ok).toBe(false);
+    expect(
+      (await check(`{ kind: registry_value, key: 'Computer\\HKEY_CURRENT_USER\\Software\\SkillDesk', name: Answer }`, { registry })).ok,
+    ).toBe(true);
+    expect((await check(`{ kind: registry_value, key: '${key}', name: '', equals: default value }`, { registry })).ok).toBe(true);
+    expect((await check(`{ kind: registry_value, key: '${key}', name: Gone, present: false }`, { registry })).ok).toBe(true);
+    expect((await check(`{ kind: registry_value, key: '${key}', name: Answer, present: false }`, { registry })).ok).toBe(false);
+    const r = await check(`{ kind: registry_value, key: '${key}', name: Answer }`);
+    expect(r.error).toMatch(
+      /Registry `HKCU\\Software\\SkillDesk` has `Answer` cannot be checked here: this desktop \(linux\) has no Windows registry/,
+    );
+  });
+
+  it('branches on a registry value (a guard), reading the state before changing it', async () => {
+    const SKILL = `
+kind: skill
+id: ed.set_speed
+app: ed
+description: set
+intents: [set]
+args: { speed: { type: number, min: 1, max: 20, integer: true } }
+graph:
+  start: current
+  nodes:
+    current:
+      action: wait
+      ms: 0
+      next:
+        - { to: same, when: { registry_value: { key: 'HKCU\\\\Control Panel\\\\Mouse', name: MouseSensitivity, equals: '\${speed}' } } }
+        - { to: change, when: { not: { registry_value: { key: 'HKCU\\\\Control Panel\\\\Mouse', name: MouseSensitivity, equals: '\${speed}' } } } }
+    same: { action: wait, ms: 0, next: done }
+    change: { action: key, key: Home, next: done }
+    done: { terminal: success }
+`;
+    const registry = { 'HKEY_CURRENT_USER\\Control Panel\\Mouse\\MouseSensitivity': { type: 'REG_SZ', data: '10' } };
+    const run = async (speed: number) => {
+      const fake = fakeDesktop({ windows: [win('w1', 'doc - ed', 'ed')], registry });
+      const r = await testExecutor({ library: libraryOf(APP, SKILL), desktop: fake.desktop }).run({
+        skill: 'ed.set_speed',
+        app: 'ed',
+        args: { speed },
+      });
+      expect(r.error?.message).toBeUndefined();
+      return r.steps.map((st) => st.nodeId);
+    };
+    expect(await run(10)).toEqual(['current', 'same']);
+    expect(await run(12)).toEqual(['current', 'change']);
   });
 });

@@ -93,5 +93,12 @@ describe('src/main/services/executor (expected effect of a grounded click)', () 
       }).needs.map((n) => n.capability);
     expect(caps(click)).toContain('screen.capture');
     expect(caps(byTitle)).not.toContain('screen.capture');
+    // A registry check reads the registry, scoped by its key.
+    const byRegistry = PrimitiveSchema.parse({
+      action: 'wait_until',
+      condition: { kind: 'registry_value', key: 'HKCU\\Software\\X', name: 'Answer', equals: 42 },
+    });
+    const needs = primitiveNeeds(skill, byRegistry, { infer: () => [] as never }).needs;
+    expect(needs.map((n) => [n.capability, n.target])).toContainEqual(['registry.read', { kind: 'path', path: 'HKCU\\Software\\X' }]);
   });
 });
