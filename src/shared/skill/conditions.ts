@@ -58,7 +58,8 @@ export const WaitConditionSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('window_title'), pattern: z.string() }).strict(),
   /** No window (of the step's app, when it has one) is titled /pattern/ any more: a dialog closed. */
   z.object({ kind: z.literal('window_gone'), pattern: z.string() }).strict(),
-  z.object({ kind: z.literal('file_exists'), path: z.string() }).strict(),
+  /** The file exists; `present: false`: it does not (an older output deleted before a new one is awaited). */
+  z.object({ kind: z.literal('file_exists'), path: z.string(), present: z.boolean().optional() }).strict(),
   z.object({ kind: z.literal('text_visible'), text: z.string() }).strict(),
   /** The text can no longer be read in the app's window (or on screen). */
   z.object({ kind: z.literal('text_gone'), text: z.string() }).strict(),

@@ -248,7 +248,7 @@ export class PrimitiveRunner {
   private async holds(c: WaitCondition, app: FrameApp | undefined, world: RunWorld): Promise<boolean> {
     switch (c.kind) {
       case 'file_exists':
-        return this.deps.desktop.files.exists(c.path);
+        return (await this.deps.desktop.files.exists(c.path)) === (c.present ?? true);
       case 'window_title':
       case 'window_gone': {
         const re = new RegExp(c.pattern, 'u');
@@ -430,7 +430,7 @@ function dryWindow(app: FrameApp, title: string | undefined): WindowInfo {
 function describeCondition(c: WaitCondition): string {
   switch (c.kind) {
     case 'file_exists':
-      return `File \`${c.path}\` exists`;
+      return `File \`${c.path}\` ${c.present === false ? 'is gone' : 'exists'}`;
     case 'window_title':
       return `A window titled /${c.pattern}/`;
     case 'window_gone':

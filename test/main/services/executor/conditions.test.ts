@@ -64,6 +64,10 @@ describe('src/main/services/executor/PrimitiveRunner (content, JSON and accessib
     expect((await check("{ kind: file_contains, path: /tmp/a.txt, pattern: 'total: \\d+' }", { files })).ok).toBe(true);
     expect((await check("{ kind: file_contains, path: /tmp/a.txt, text: 'total: 43', present: false }", { files })).ok).toBe(true);
     expect((await check("{ kind: file_contains, path: /tmp/a.txt, text: 'total: 42', present: false }", { files })).ok).toBe(false);
+    expect((await check('{ kind: file_exists, path: /tmp/none.txt, present: false }', { files })).ok).toBe(true);
+    expect((await check('{ kind: file_exists, path: /tmp/a.txt, present: false }', { files })).error).toMatch(
+      /File `\/tmp\/a.txt` is gone did not hold/,
+    );
     // Absent means the file is there without it: a missing file holds nothing and proves nothing.
     expect((await check("{ kind: file_contains, path: /tmp/none.txt, text: 'x', present: false }", { files })).ok).toBe(false);
     expect((await check("{ kind: file_contains, path: /tmp/none.txt, text: 'x' }", { files })).error).toMatch(
