@@ -6,6 +6,11 @@ export interface GroundingContext {
   /** The window the target should be in, when known. */
   window?: WindowInfo;
   screenshot: Screenshot;
+  /**
+   * Takes the screenshot again. A grounder that reads pixels after a slow one (an accessibility
+   * walk of seconds) asks for a fresh one: the first can show the state before the last key.
+   */
+  recapture?: () => Promise<Screenshot>;
   signal?: AbortSignal;
 }
 

@@ -23,9 +23,13 @@ import { boundedArgs } from './boundedArgs';
 import { PermissionDenied, RunAborted, StepFailure, isFatal } from './errors';
 import { answerSteps, interruptionCandidates } from './interruptions';
 import { PrimitiveRunner, type FrameApp, type RunWorld } from './PrimitiveRunner';
+import type { WindowInfo } from '../../../shared/ports/desktop';
 import type { Clock, ExecutorDeps, RunError, RunEvent, RunRequest, RunResult, StepRecord } from './types';
 
 const MAX_CALL_DEPTH = 8;
+/** How long a focus handoff (no window focused) may take before input is refused. */
+const FOCUS_HANDOFF_MS = 1000;
+
 /** Interruptions answered before one step at most (a dialog that comes back every time is a failure). */
 const MAX_INTERRUPTIONS = 3;
 
@@ -404,7 +408,7 @@ export class GraphExecutor {
   private async mediate(ctx: RunCtx, frame: Frame, nodeId: string, primitive: Primitive, raw: Primitive, screenshot: boolean) {
     // Live input: who has the focus right now (unknown or another program's window is a deny).
     const live = primitiveInput(primitive) !== undefined && !ctx.world.dryRun;
-    const active = live ? await this.deps.desktop.windows.active() : undefined;
+    const active = live ? await this.focusedWindow(ctx) : undefined;
     return this.deps.mediator.check(
       {
         sessionId: this.deps.sessionId ?? 'default',
@@ -424,6 +428,20 @@ export class GraphExecutor {
       },
       ctx.world.signal,
     );
+  }
+
+  /**
+   * The focused window. Between a dialog closing and its owner taking the focus back, no window
+   * has it for a moment (seen on Windows and X11): a missing answer is asked again for up to a
+   * second. Another program's window is answered at once (the mediator denies input to it).
+   */
+  private async focusedWindow(ctx: RunCtx): Promise<WindowInfo | undefined> {
+    const until = this.clock.now() + FOCUS_HANDOFF_MS;
+    for (;;) {
+      const active = await this.deps.desktop.windows.active();
+      if (active || this.clock.now() >= until) return active;
+      await this.clock.sleep(50, ctx.world.signal);
+    }
   }
 
   private async call(ctx: RunCtx, frame: Frame, p: Extract<Primitive, { action: 'call' }>): Promise<unknown> {

@@ -262,10 +262,10 @@ export class PrimitiveRunner {
         if (!grounder)
           throw new StepFailure('grounding.unavailable', 'Checking visible text needs a grounding provider (OCR); none is configured');
         const window = app ? await this.currentOrMain(app, world) : undefined;
-        const screenshot = await this.deps.desktop.screen.capture(window?.bounds);
+        const recapture = () => this.deps.desktop.screen.capture(window?.bounds);
         const r = await grounder.locate(
           { kind: 'text', text: c.text },
-          { screenshot, ...(window && { window }), ...(world.signal && { signal: world.signal }) },
+          { screenshot: await recapture(), recapture, ...(window && { window }), ...(world.signal && { signal: world.signal }) },
         );
         return c.kind === 'text_visible' ? r.found : !r.found;
       }
@@ -344,8 +344,13 @@ export class PrimitiveRunner {
         'grounding.unavailable',
         `Clicking ${target.kind} target \`${'text' in target ? target.text : target.name}\` needs a grounding provider; none is configured`,
       );
-    const screenshot = await this.deps.desktop.screen.capture(window?.bounds);
-    const r = await grounder.locate(target, { screenshot, ...(window && { window }), ...(world.signal && { signal: world.signal }) });
+    const recapture = () => this.deps.desktop.screen.capture(window?.bounds);
+    const r = await grounder.locate(target, {
+      screenshot: await recapture(),
+      recapture,
+      ...(window && { window }),
+      ...(world.signal && { signal: world.signal }),
+    });
     if (!r.found)
       throw new StepFailure('grounding.not_found', `Could not find ${JSON.stringify(target)} on screen (${r.source}: ${r.reason})`);
     // Grounders answer in screenshot pixels; the capture was of the window.

@@ -38,6 +38,7 @@ for i in range(desk.get_child_count()):
     gtk4 = toolkit.lower().startswith('gtk 4')
     state = Atspi.StateType.VISIBLE if gtk4 else Atspi.StateType.SHOWING
     stack = [(app, 0, None)]
+    frames, first = 0, len(found)
     while stack and seen < req['maxNodes']:
         node, depth, frame = stack.pop()
         seen += 1
@@ -47,6 +48,7 @@ for i in range(desk.get_child_count()):
                 if not states.contains(Atspi.StateType.SHOWING): continue
                 e = node.get_extents(Atspi.CoordType.SCREEN)
                 frame = {'name': node.get_name(), 'x': e.x, 'y': e.y, 'width': e.width, 'height': e.height}
+                frames += 1
             elif depth > 1 and not states.contains(state): continue
             if depth > 0 and want in (norm(node.get_name()), norm(named(node.get_name()))) and (not role or norm(node.get_role_name()) == role):
                 e = node.get_extents(Atspi.CoordType.SCREEN)
@@ -60,6 +62,7 @@ for i in range(desk.get_child_count()):
                 if c is not None: stack.append((c, depth + 1, frame))
         except Exception:
             continue
+    for m in found[first:]: m['soleFrame'] = frames == 1
 print(json.dumps({'matches': found, 'visited': seen, 'apps': apps}))
 `;
 
@@ -88,6 +91,8 @@ export interface AtspiMatch {
   /** GTK 4 reports extents relative to its top-level widget whatever coordinate type is asked for. */
   windowRelative: boolean;
   frame: { name: string; x: number; y: number; width: number; height: number } | null;
+  /** The frame is the only showing top-level of its app. */
+  soleFrame?: boolean;
 }
 
 interface AtspiAnswer {
@@ -190,14 +195,16 @@ class WalkTimedOut extends Error {
 
 /**
  * The centre of a match on the screen. Window-relative extents (GTK 4) are placed in the step's
- * window, and only when the match lies in it (its frame is titled like the window): the X window
+ * window, and only when the match lies in it (its frame is titled like the window, or is the only
+ * showing frame of the window's process: GTK 4.8 names GNOME Clocks' frame "ClocksWindow" while
+ * its window is titled "Clocks"): the X window
  * of a client-decorated GTK 4 app includes its shadow or resize margins around the top-level
  * widget, taken to be equal on opposite sides. Undefined when the match cannot be placed.
  */
 export function screenPoint(m: AtspiMatch, window: WindowInfo | undefined): Point | undefined {
   const centre = { x: m.x + m.width / 2, y: m.y + m.height / 2 };
   if (!m.windowRelative) return centre;
-  if (!window || !m.frame || m.frame.name !== window.title) return undefined;
+  if (!window || !m.frame || (m.frame.name !== window.title && !(m.soleFrame && window.pid !== undefined))) return undefined;
   const margin = (outer: number, inner: number) => Math.max(0, Math.floor((outer - inner) / 2));
   return {
     x: window.bounds.x + margin(window.bounds.width, m.frame.width) + centre.x,

@@ -1,6 +1,9 @@
 import type { Grounder, GroundingContext, GroundingResult, InspectResult } from '../../../shared/ports/grounding';
 import type { Target } from '../../../shared/skill';
 
+/** A screenshot older than this is taken again before the next grounder reads it. */
+const STALE_SCREENSHOT_MS = 1000;
+
 /**
  * Tries grounders in order (accessibility, OCR, vision model...) and returns the first hit; when
  * all miss, the reasons of each are joined so the step's error says what every method saw.
@@ -10,8 +13,14 @@ export class ChainedGrounder implements Grounder {
 
   async locate(target: Exclude<Target, { kind: 'point' }>, ctx: GroundingContext): Promise<GroundingResult> {
     const reasons: string[] = [];
+    let takenAt = Date.now();
     for (const g of this.chain) {
       if (ctx.signal?.aborted) break;
+      // The screenshot is as old as the grounders before this one took: past a second, take it again.
+      if (ctx.recapture && Date.now() - takenAt > STALE_SCREENSHOT_MS) {
+        ctx = { ...ctx, screenshot: await ctx.recapture() };
+        takenAt = Date.now();
+      }
       let r: GroundingResult;
       try {
         r = await g.locate(target, ctx);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryRunJournal, type RunEvent } from '../../../../src/main/services/executor';
+import { MemoryRunJournal, type Clock, type RunEvent } from '../../../../src/main/services/executor';
 import type { ActionMediator, ActionRequest } from '../../../../src/shared/ports/mediation';
 import { libraryOf, testExecutor } from '../../../helpers/executor';
 import { fakeDesktop, win } from '../../../helpers/fakeDesktop';
@@ -83,7 +83,8 @@ function setup(opts: { running?: boolean; files?: Record<string, string> } = {})
     lib,
     fake,
     journal,
-    exec: (mediator?: ActionMediator) => testExecutor({ library: lib, desktop: fake.desktop, journal, ...(mediator && { mediator }) }),
+    exec: (mediator?: ActionMediator, clock?: Clock) =>
+      testExecutor({ library: lib, desktop: fake.desktop, journal, ...(mediator && { mediator }), ...(clock && { clock }) }),
   };
 }
 
@@ -332,6 +333,30 @@ graph:
     expect(typing.primitive).toEqual({ action: 'type_text', text: 'secret' });
     expect(typing.activeWindow?.id).toBe('w1');
     expect(typing.activeWindowIsApp).toBe(true);
+  });
+
+  it('waits out a focus handoff (no window focused for a moment) before deciding on input, and no longer than a second', async () => {
+    // The owner takes the focus back after two answers of "none".
+    const { exec, fake } = setup({ running: true });
+    const active = fake.desktop.windows.active.bind(fake.desktop.windows);
+    let gap = 2;
+    fake.desktop.windows.active = async () => (gap-- > 0 ? undefined : active());
+    const seen: ActionRequest[] = [];
+    const r = await exec({ check: async (req) => (seen.push(req), { effect: 'allow' }) }).run({ skill: 'ed1.type', args: { text: 'x' } });
+    expect(r.status).toBe('succeeded');
+    expect(gap).toBeLessThan(0);
+    expect(seen.find((s) => s.primitive.action === 'type_text')?.activeWindowIsApp).toBe(true);
+
+    // Nobody takes it: input is judged with no focused window once the second is up.
+    const { exec: exec2, fake: fake2 } = setup({ running: true });
+    fake2.desktop.windows.active = async () => undefined;
+    let t = 0;
+    const seen2: ActionRequest[] = [];
+    const mediator = { check: async (req: ActionRequest) => (seen2.push(req), { effect: 'allow' as const }) };
+    await exec2(mediator, { now: () => t, sleep: async () => void (t += 50) }).run({ skill: 'ed1.type', args: { text: 'x' } });
+    expect(seen2.find((s) => s.primitive.action === 'type_text')?.activeWindowIsApp).toBe(false);
+    expect(t).toBeGreaterThanOrEqual(1000);
+    expect(t).toBeLessThan(1200);
   });
 
   it('dry-runs the shipped write_file without touching windows, files or processes', async () => {

@@ -46,4 +46,13 @@ describe('src/main/services/grounding/AtspiGrounder screenPoint', () => {
     expect(screenPoint(m, calculator)).toBeUndefined();
     expect(screenPoint({ ...m, frame: { ...m.frame!, name: 'Calculator' } }, undefined)).toBeUndefined();
   });
+
+  it("places them in the window of the app's only showing frame whatever that frame is named (GTK 4 names Clocks' ClocksWindow)", () => {
+    const clocks: WindowInfo = { id: '0x3', title: 'Clocks', pid: 42, bounds: { x: 0, y: 303, width: 365, height: 497 } };
+    const m: AtspiMatch = { ...button, windowRelative: true, frame: { name: 'ClocksWindow', x: 0, y: 0, width: 355, height: 487 } };
+    expect(screenPoint(m, clocks)).toBeUndefined();
+    expect(screenPoint({ ...m, soleFrame: true }, clocks)).toEqual({ x: 5 + 43.5, y: 303 + 5 + 309 });
+    // Without the window's process the walk covered every app: one app's only frame says nothing of this window.
+    expect(screenPoint({ ...m, soleFrame: true }, { ...clocks, pid: undefined })).toBeUndefined();
+  });
 });
