@@ -13,7 +13,10 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ['test/live/**', 'test/windows/**', 'test/e2e/**', 'node_modules/**'],
           environment: 'node',
-          testTimeout: 20_000,
+          // Many files load the whole shipped library (hundreds of skills, each manifest derived):
+          // seconds on a busy machine, more in a beforeAll that loads it for the file.
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
         },
       },
       {

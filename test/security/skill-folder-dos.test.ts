@@ -24,13 +24,18 @@ describe('attack: a skill folder that makes every command hang or crash', () => 
       'h: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]',
       'i: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]',
     ].join('\n');
+    // Bounded against the same library without the bomb (the shipped library alone takes seconds
+    // on a busy machine): expanded, the bomb would take minutes and gigabytes.
+    let started = Date.now();
+    await loadCheckedLibrary({ builtinDir, userDir: await userFolder({}) });
+    const baseline = Date.now() - started;
     const userDir = await userFolder({ 'bomb.yaml': bomb });
-    const started = Date.now();
+    started = Date.now();
     const { library, problems } = await loadCheckedLibrary({ builtinDir, userDir });
-    expect(Date.now() - started).toBeLessThan(5000);
+    expect(Date.now() - started).toBeLessThan(2 * baseline + 3000);
     expect(errorsOf(problems, 'bomb.yaml')).toEqual([expect.stringMatching(/alias/i)]);
     expect(library.skills.has(SHIPPED)).toBe(true);
-  });
+  }, 60_000);
 
   it('refuses a file over the size limit without parsing it', async () => {
     const big = `kind: skill\nid: mousepad.big\n# ${'x'.repeat(LIBRARY_LIMITS.fileBytes)}\n`;

@@ -2,19 +2,34 @@ import type { NeedContext, ScriptAnalyser, StepNeeds } from '../../../shared/per
 import type { PermissionTarget } from '../../../shared/permissions/policy';
 import { stepNeeds } from '../../../shared/permissions/stepNeeds';
 import { primitiveInput, type AppDoc, type Primitive, type Skill, type SourceRef } from '../../../shared/skill';
-import { inferScript } from './inference';
+import { inferScript, verifyReferencedFiles } from './inference';
 import { inputEffects } from './inputEffects';
 import { isSecretPath } from './inference/paths';
-import type { ScriptLanguage } from './inference/types';
+import type { InferenceResult, ScriptLanguage } from './inference/types';
 
 export type { CapabilityNeed } from '../../../shared/permissions/needs';
 
 /** Analyses a script before it runs (static inference, see ./inference). */
 export type ScriptInferrer = ScriptAnalyser;
 
-/** Static inference of this machine (reads the scripts a script refers to, at the moment it is asked). */
-export const defaultScriptInferrer: ScriptInferrer = (script, interpreter, args) =>
-  inferScript(script, interpreter as ScriptLanguage, args ? { args } : {});
+/**
+ * Static inference of this machine (reads the scripts a script refers to, at the moment it is
+ * asked). Loading the library derives every skill's manifest, and a library is loaded again at
+ * each save and reload: an analysis is reused for the same script, interpreter, arguments and
+ * working folder while every file it read (or found missing) is unchanged, checked by hash each time.
+ */
+export const defaultScriptInferrer: ScriptInferrer = (script, interpreter, args) => {
+  const key = JSON.stringify([interpreter, script, args ?? null, process.cwd()]);
+  const hit = analyses.get(key);
+  if (hit && verifyReferencedFiles(hit.referencedFiles).length === 0) return structuredClone(hit);
+  const result = inferScript(script, interpreter as ScriptLanguage, args ? { args } : {});
+  if (analyses.size >= MAX_CACHED_ANALYSES) analyses.delete(analyses.keys().next().value!);
+  analyses.set(key, structuredClone(result));
+  return result;
+};
+
+const MAX_CACHED_ANALYSES = 4000;
+const analyses = new Map<string, InferenceResult>();
 
 /**
  * The needs of one step of `skill`, with this machine's script analysis and secret-path list.
