@@ -41,6 +41,15 @@ export const LiveExpectSchema = z.union([
   z.object({ window: z.string().min(1) }).strict(),
   /** A GSettings key as `gsettings get` prints it (the display's own settings store). */
   z.object({ gsettings: z.object({ schema: z.string().min(1), key: z.string().min(1), ...TextCheck }).strict() }).strict(),
+  /**
+   * A Windows registry value's data as the `registry_value` condition reads it (numbers in
+   * decimal), or `absent: true`; Windows lane only.
+   */
+  z
+    .object({
+      registry: z.object({ key: z.string().min(1), name: z.string(), ...TextCheck, absent: z.literal(true).optional() }).strict(),
+    })
+    .strict(),
 ]);
 export type LiveExpect = z.infer<typeof LiveExpectSchema>;
 
@@ -106,6 +115,20 @@ export const LiveTestsDocSchema = z
           .refine((p) => !p.split('/').includes('..'), 'no `..`'),
       )
       .default([]),
+    /**
+     * Registry keys deleted (with their subkeys) before each test: keys of the test's own under
+     * `HKEY_CURRENT_USER\\Software\\SkillDeskTest`. Windows lane only.
+     */
+    clean_registry: z
+      .array(
+        z
+          .string()
+          .refine(
+            (k) => /^(HKCU|HKEY_CURRENT_USER)\\Software\\SkillDeskTest(\\[^\\]+)*$/i.test(k),
+            "a key under HKEY_CURRENT_USER\\Software\\SkillDeskTest (only the tests' own keys are deleted)",
+          ),
+      )
+      .default([]),
     /** Environment for the apps the tests launch, e.g. `GSETTINGS_BACKEND: memory` for settings that start fresh. */
     env: z.record(z.string(), z.string()).default({}),
     tests: z.array(LiveTestSchema).min(1),
@@ -142,7 +165,14 @@ export function analyseLiveTests(
     problems.push({ path: ['app'], message: `unknown app \`${doc.app}\`; known apps: ${[...library.apps.keys()].join(', ')}` });
     return { problems, covers };
   }
+  // The registry is read and cleaned through the Windows lane; the test desktop has none.
+  if (doc.lane !== 'windows' && doc.clean_registry.length > 0)
+    problems.push({ path: ['clean_registry'], message: 'registry keys can be cleaned in the Windows lane only (lane: windows)' });
   doc.tests.forEach((test, t) => {
+    test.expect.forEach((e, i) => {
+      if (doc.lane !== 'windows' && 'registry' in e)
+        problems.push({ path: ['tests', t, 'expect', i, 'registry'], message: 'a registry expectation needs lane: windows' });
+    });
     test.steps.forEach((step, s) => {
       let skill: Skill;
       try {

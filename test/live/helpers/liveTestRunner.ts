@@ -5,6 +5,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { expect, it } from 'vitest';
 import type { Core } from '../../../src/main/core/Core';
 import { loadLibrary } from '../../../src/main/services/library/YamlLibraryLoader';
+import type { RegistryValue } from '../../../src/shared/ports/desktop';
 import type { LiveExpect, LiveTestsDoc, SkillLibrary } from '../../../src/shared/skill';
 import { killApps } from '../skills/liveCore';
 import { waitFor } from './desktop';
@@ -21,6 +22,7 @@ export function defineLiveTests(library: SkillLibrary, doc: LiveTestsDoc, lane: 
       async () => {
         for (const p of killPatterns(library, doc)) await lane.kill(p);
         for (const path of doc.clean) rmSync(xdgPath(path), { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+        for (const key of doc.clean_registry) await laneRegistry(lane).deleteKey(key);
         const dir = mkdtempSync(join(tmpdir(), `skilldesk-${doc.app}-`));
         for (const d of test.dirs) mkdirSync(join(dir, d), { recursive: true });
         for (const [path, text] of Object.entries(test.files)) {
@@ -53,7 +55,7 @@ export function defineLiveTests(library: SkillLibrary, doc: LiveTestsDoc, lane: 
             else process.env[k] = v;
           }
         }
-        for (const e of test.expect) await expectation(doc, library, dir, e);
+        for (const e of test.expect) await expectation(doc, library, dir, e, lane);
       },
       60_000 + 30_000 * test.steps.length,
     );
@@ -84,6 +86,11 @@ export interface LiveLane {
   kill(pattern: string): void | Promise<void>;
   /** The test folder as the app sees it (a Windows path for Windows programs). */
   appPath(posixPath: string): string;
+  /** The Windows lane's registry: values read as skills read them, and the tests' own keys deleted. */
+  registry?: {
+    read(key: string, name: string): Promise<RegistryValue | undefined>;
+    deleteKey(key: string): Promise<void>;
+  };
 }
 
 /** The test desktop: apps are Linux processes on this display. */
@@ -119,9 +126,10 @@ function withDir(value: unknown, dir: string): unknown {
 }
 
 /** Waits (up to 10 s: a file can land just after the app says it saved) until the expectation holds, then asserts it. */
-async function expectation(doc: LiveTestsDoc, library: SkillLibrary, dir: string, e: LiveExpect): Promise<void> {
-  const check = (): string | undefined => {
+async function expectation(doc: LiveTestsDoc, library: SkillLibrary, dir: string, e: LiveExpect, lane: LiveLane): Promise<void> {
+  const check = async (): Promise<string | undefined> => {
     try {
+      if ('registry' in e) return await registryFailure(lane, e.registry);
       return failure(doc, library, dir, e);
     } catch (err) {
       return (err as Error).message;
@@ -129,22 +137,40 @@ async function expectation(doc: LiveTestsDoc, library: SkillLibrary, dir: string
   };
   let last: string | undefined;
   try {
-    await waitFor(JSON.stringify(e), async () => ((last = check()) === undefined ? true : undefined), 10_000);
+    await waitFor(JSON.stringify(e), async () => ((last = await check()) === undefined ? true : undefined), 10_000);
   } catch {
     expect.fail(`${JSON.stringify(e)}: ${last}`);
   }
 }
 
+/** Why `actual` is not the text wanted, or undefined when it is. */
+function text(actual: string, want: { equals?: string; contains?: string; matches?: string }): string | undefined {
+  if (want.equals !== undefined && actual !== want.equals) return `is ${JSON.stringify(actual)}, expected ${JSON.stringify(want.equals)}`;
+  if (want.contains !== undefined && !actual.includes(want.contains))
+    return `is ${JSON.stringify(actual)}, expected it to contain ${JSON.stringify(want.contains)}`;
+  if (want.matches !== undefined && !new RegExp(want.matches).test(actual))
+    return `is ${JSON.stringify(actual)}, expected it to match /${want.matches}/`;
+  return undefined;
+}
+
+function laneRegistry(lane: LiveLane): NonNullable<LiveLane['registry']> {
+  if (!lane.registry) throw new Error('this lane has no Windows registry (registry expectations run in the Windows lane)');
+  return lane.registry;
+}
+
+/** Why a registry expectation does not hold, read through the lane's desktop as skills read it. */
+async function registryFailure(lane: LiveLane, e: Extract<LiveExpect, { registry: unknown }>['registry']): Promise<string | undefined> {
+  const { key, name, absent, ...want } = e;
+  const value = await laneRegistry(lane).read(key, name);
+  const what = `registry ${key} ${name ? `\`${name}\`` : '(Default)'}`;
+  if (absent) return value === undefined ? undefined : `${what} is still there: ${JSON.stringify(value.data)}`;
+  if (value === undefined) return `${what} is not there`;
+  const wrong = text(value.data, want);
+  return wrong && `${what} ${wrong}`;
+}
+
 /** Why the expectation does not hold, or undefined when it does. */
-function failure(doc: LiveTestsDoc, library: SkillLibrary, dir: string, e: LiveExpect): string | undefined {
-  const text = (actual: string, want: { equals?: string; contains?: string; matches?: string }): string | undefined => {
-    if (want.equals !== undefined && actual !== want.equals) return `is ${JSON.stringify(actual)}, expected ${JSON.stringify(want.equals)}`;
-    if (want.contains !== undefined && !actual.includes(want.contains))
-      return `is ${JSON.stringify(actual)}, expected it to contain ${JSON.stringify(want.contains)}`;
-    if (want.matches !== undefined && !new RegExp(want.matches).test(actual))
-      return `is ${JSON.stringify(actual)}, expected it to match /${want.matches}/`;
-    return undefined;
-  };
+function failure(doc: LiveTestsDoc, library: SkillLibrary, dir: string, e: Exclude<LiveExpect, { registry: unknown }>): string | undefined {
   if ('file' in e) {
     const path = join(dir, e.file);
     if (!existsSync(path)) return `${e.file} does not exist; the folder has: ${readdirSync(dir).join(', ') || '(nothing)'}`;

@@ -117,6 +117,30 @@ describe('src/shared/skill/liveTests (live tests shipped with the skills)', () =
     expect(bad({ file: 'a.txt', equals: '' }, { 'img.png': { base64: 'iVBORw0KGgo=' } })).toBe(true);
   });
 
+  it("reads and cleans the registry in the Windows lane only, and cleans only the tests' own keys", () => {
+    const withRegistry = (lane: string, clean: string[]) => ({
+      kind: 'live_tests',
+      app: 'ed',
+      lane,
+      clean_registry: clean,
+      tests: [
+        {
+          name: 'n',
+          steps: [{ run: 'Ed.save' }],
+          expect: [{ registry: { key: 'HKCU\\Software\\SkillDeskTest\\A', name: 'x', equals: '1' } }],
+        },
+      ],
+    });
+    expect(new SkillLibrary([...base(), doc(withRegistry('windows', ['HKCU\\Software\\SkillDeskTest\\A']))]).errors).toEqual([]);
+    const onDesktop = new SkillLibrary([...base(), doc(withRegistry('desktop', ['HKCU\\Software\\SkillDeskTest\\A']))]);
+    expect(onDesktop.errors.map((e) => e.message)).toEqual([
+      expect.stringMatching(/registry keys can be cleaned in the Windows lane only/),
+      expect.stringMatching(/a registry expectation needs lane: windows/),
+    ]);
+    for (const key of ['HKCU\\Software', 'HKLM\\Software\\SkillDeskTest', 'HKCU\\Software\\SkillDeskTestX', 'HKCU\\Software\\Microsoft'])
+      expect(LibraryDocSchema.safeParse(withRegistry('windows', [key])).success, key).toBe(false);
+  });
+
   it('ships live tests that validate against the shipped library', async () => {
     const { library, problems } = await loadLibrary({ builtinDir: 'skills' });
     expect(problems.filter((p) => p.file.includes('live-tests'))).toEqual([]);
