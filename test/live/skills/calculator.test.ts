@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Core } from '../../../src/main/core/Core';
+import { saveSettings } from '../../../src/main/core/settings';
 import { windowBelongsToApp } from '../../../src/main/services/executor';
 import { killApps, liveCore } from './liveCore';
 
@@ -26,7 +27,10 @@ afterAll(() => {
 
 describe('skills/interfaces/Calculator.yaml (live)', () => {
   // Evaluating expressions is in skills/live-tests/gnome-calculator.yaml.
-  it('starts the calculator itself when none is open, and picks the only calculator of this platform when no app is named', async () => {
+  it('starts the calculator itself when none is open, and uses the configured default calculator when no app is named', async () => {
+    // Two calculators implement Calculator here (GNOME Calculator, Qalculate!): without --app the
+    // configured default decides (with none, the run says which apps could; see GraphExecutor's tests).
+    saveSettings(core.db!, { defaultApps: { Calculator: 'gnome-calculator' } });
     const desktop = await core.desktop();
     const app = (await core.loadLibrary()).library.apps.get('gnome-calculator')!;
     const open = async () => (await desktop.windows.list()).some((w) => windowBelongsToApp(w, app.windows));

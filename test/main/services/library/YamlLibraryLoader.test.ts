@@ -16,7 +16,7 @@ describe('src/main/services/library/YamlLibraryLoader', () => {
     expect(problems).toEqual([]);
     expect(library.resolve('TextEditor.save_as', 'wine-notepad').id).toBe('wine-notepad.save_as');
     expect(library.resolve('TextEditor.write_file', 'mousepad').kind).toBe('composite');
-    expect(library.implementers('Calculator').sort()).toEqual(['calculator', 'gnome-calculator']);
+    expect(library.implementers('Calculator').sort()).toEqual(['calculator', 'gnome-calculator', 'qalculate-gtk']);
   });
 
   it('reports file, line and field of a broken skill and still loads the rest', async () => {
