@@ -45,6 +45,7 @@ export function loadNodeWindowManager(): NwmAddon {
 /** Focus is confirmed by polling the foreground window for this long. */
 const FOCUS_WAIT_MS = 2_000;
 const FOCUS_POLL_MS = 20;
+const SETTLE_WAIT_MS = 2_000;
 
 /** What the window manager cannot do with node-window-manager alone, given by the composition root. */
 export interface Win32WindowActions {
@@ -63,6 +64,12 @@ export interface Win32WindowActions {
    * window can show before it takes keys.
    */
   settle?(pid: number): Promise<unknown>;
+  /**
+   * Where the window's keys go: once its thread answers a message within `timeoutMs` (it is in
+   * its message loop), the window or its control that has the keyboard focus; undefined while the
+   * thread does not answer or the focus is outside the window.
+   */
+  keyFocus?(handle: number, timeoutMs: number): Promise<number | undefined>;
 }
 
 /** Windows on Win32: listing and facts through node-window-manager's addon, raising through nut.js. */
@@ -98,6 +105,7 @@ export class NodeWindowManager implements WindowManager {
     while (Date.now() < deadline) {
       if (this.addon.getActiveWindow() === handle) {
         if (this.actions.settle) await this.actions.settle(this.addon.initWindow(handle).processId);
+        await this.awaitKeys(handle);
         return;
       }
       await new Promise((r) => setTimeout(r, FOCUS_POLL_MS));
@@ -115,6 +123,29 @@ export class NodeWindowManager implements WindowManager {
 
   async close(id: string): Promise<void> {
     this.actions.close(this.handle(id));
+  }
+
+  /**
+   * Waits (bounded) until a window in front takes keys where its program means them to go: its
+   * thread answers, and the keyboard focus is inside it and the same at two checks in a row. A
+   * dialog comes to the front while its thread is still setting it up: for about 100 ms under
+   * Wine the Open dialog's focus is on its folder list, or still in the document behind it, and
+   * its file name field is empty; keys sent then land there (one run in forty, more when the
+   * machine is busy). A window that never settles is left to the step's own check.
+   */
+  private async awaitKeys(handle: number): Promise<void> {
+    const keyFocus = this.actions.keyFocus;
+    if (!keyFocus) return;
+    const deadline = Date.now() + SETTLE_WAIT_MS;
+    let last: number | undefined;
+    for (;;) {
+      const left = deadline - Date.now();
+      if (left <= 0) return;
+      const focus = await keyFocus(handle, left);
+      if (focus !== undefined && focus === last) return;
+      last = focus;
+      await new Promise((r) => setTimeout(r, FOCUS_POLL_MS));
+    }
   }
 
   /** Scale factor of the primary monitor (1 = 96 DPI) and its size in pixels. */

@@ -60,8 +60,8 @@ const PUNCTUATION: Record<string, string> = {
 };
 
 /**
- * The keyboard through nut.js, for Windows (and macOS). There `keyboard.type` is exact: libnut
- * sends each character as a Unicode SendInput event. Newlines and tabs are pressed as keys,
+ * The keyboard through nut.js, for macOS (Windows has SendInputKeyboard). There `keyboard.type`
+ * is exact. Newlines and tabs are pressed as keys,
  * because a Unicode U+000A is not what Enter sends.
  */
 export class NutKeyboard implements Keyboard {

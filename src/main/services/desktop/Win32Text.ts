@@ -1,5 +1,6 @@
 import type * as KoffiModule from 'koffi';
-import type { KeyName } from '../../../shared/ports/desktop';
+import { describeValue } from '../../../shared/errors';
+import type { KeyName, NamedKey } from '../../../shared/ports/desktop';
 import { DesktopError } from './errors';
 import type { Keyboard } from './keyboard';
 
@@ -11,6 +12,8 @@ export interface User32 {
   clipboardSequence(): number;
   /** The key (and Shift) that types `ch` on the current keyboard layout, if a plain or shifted key does. */
   layoutKey(ch: string): LayoutKey | undefined;
+  /** The scan code of a virtual key on the current layout (MapVirtualKeyW); 0 when it has none. */
+  scanCode(vk: number): number;
   /**
    * WaitForInputIdle: resolves once a newly started process has finished initialising and waits
    * for input (or after `timeoutMs`); for a process that got there before, at once.
@@ -25,6 +28,12 @@ export interface User32 {
    * program may still ask to save. Needs no focus, so no keystroke can land elsewhere.
    */
   requestClose(handle: number): void;
+  /**
+   * The window's keyboard focus (GetGUIThreadInfo): the window or the control inside it that has
+   * it, once its thread answers a message within `timeoutMs` (SendMessageTimeoutW WM_NULL, not
+   * waiting on a hung thread); undefined when the thread does not answer or the focus is elsewhere.
+   */
+  keyFocus(handle: number, timeoutMs: number): Promise<number | undefined>;
 }
 
 /** A key of the keyboard layout: virtual key, scan code, and whether Shift is held. */
@@ -41,6 +50,7 @@ export interface KeyRecord {
   flags: number;
 }
 
+export const KEYEVENTF_EXTENDEDKEY = 0x0001;
 export const KEYEVENTF_KEYUP = 0x0002;
 export const KEYEVENTF_UNICODE = 0x0004;
 const VK_TAB = 0x09;
@@ -95,6 +105,17 @@ export async function loadUser32(): Promise<User32> {
   const GlobalUnlock = kernel32.func('int __stdcall GlobalUnlock(void *hMem)');
   const CopyText = kernel32.func('void __stdcall RtlMoveMemory(void *dst, const char16_t *src, size_t n)');
   const PostMessageW = user32.func('int __stdcall PostMessageW(intptr_t hWnd, uint32_t Msg, uintptr_t wParam, intptr_t lParam)');
+  const SendMessageTimeoutW = user32.func(
+    'intptr_t __stdcall SendMessageTimeoutW(intptr_t hWnd, uint32_t Msg, uintptr_t wParam, intptr_t lParam, uint32_t fuFlags, uint32_t uTimeout, void *lpdwResult)',
+  );
+  const GetWindowThreadProcessId = user32.func('uint32_t __stdcall GetWindowThreadProcessId(intptr_t hWnd, void *lpdwProcessId)');
+  const GetGUIThreadInfo = user32.func('int __stdcall GetGUIThreadInfo(uint32_t idThread, void *pgui)');
+  const IsChild = user32.func('int __stdcall IsChild(intptr_t hWndParent, intptr_t hWnd)');
+  const WM_NULL = 0;
+  const SMTO_ABORTIFHUNG = 0x0002;
+  // GUITHREADINFO on 64-bit Windows: DWORD cbSize, DWORD flags, then HWND hwndActive at 8 and
+  // hwndFocus at 16 (six HWNDs and a RECT: 72 bytes).
+  const GUITHREADINFO_SIZE = 72;
   const CF_UNICODETEXT = 13;
   const WM_SYSCOMMAND = 0x0112;
   const SC_CLOSE = 0xf060;
@@ -155,6 +176,27 @@ export async function loadUser32(): Promise<User32> {
         throw new DesktopError('window.not_found', `Window \`${handle}\` did not take the close request; it may have closed`);
       }
     },
+    keyFocus: async (handle, timeoutMs) => {
+      const answered = await new Promise<number>((resolve, reject) =>
+        (SendMessageTimeoutW as unknown as { async: (...a: unknown[]) => void }).async(
+          handle,
+          WM_NULL,
+          0,
+          0,
+          SMTO_ABORTIFHUNG,
+          Math.max(1, Math.round(timeoutMs)),
+          null,
+          (err: unknown, v: number) => (err ? reject(err as Error) : resolve(v)),
+        ),
+      );
+      if (!answered) return undefined;
+      const thread = GetWindowThreadProcessId(handle, null) as number;
+      const info = Buffer.alloc(GUITHREADINFO_SIZE);
+      info.writeUInt32LE(GUITHREADINFO_SIZE, 0);
+      if (!thread || !GetGUIThreadInfo(thread, info)) return undefined;
+      const focus = Number(info.readBigInt64LE(16));
+      return focus === handle || (focus !== 0 && (IsChild(handle, focus) as number) !== 0) ? focus : undefined;
+    },
     layoutKey: (ch) => {
       if (ch.length !== 1) return undefined;
       const code = VkKeyScanW(ch.charCodeAt(0)) as number;
@@ -165,6 +207,7 @@ export async function loadUser32(): Promise<User32> {
       if (modifiers & ~1) return undefined;
       return { vk, scan: MapVirtualKeyW(vk, MAPVK_VK_TO_VSC) as number, shift: modifiers === 1 };
     },
+    scanCode: (vk) => MapVirtualKeyW(vk, MAPVK_VK_TO_VSC) as number,
     waitForInputIdle: async (pid, timeoutMs) => {
       const process = OpenProcess(SYNCHRONIZE | PROCESS_QUERY_LIMITED_INFORMATION, 0, pid) as unknown;
       if (!process) return 'failed';
@@ -214,41 +257,130 @@ export function textRecords(text: string, layoutKey: (ch: string) => LayoutKey |
 /** Characters per SendInput call: small enough for the target's message queue to keep up. */
 const CHUNK_CHARS = 64;
 
+/** Virtual-key codes of the named keys, and which of them are extended keys (E0 scan codes). */
+const NAMED_VK: Record<NamedKey, number> = {
+  Control: 0x11,
+  Shift: 0x10,
+  Alt: 0x12,
+  Super: 0x5b,
+  Enter: 0x0d,
+  Tab: 0x09,
+  Escape: 0x1b,
+  Backspace: 0x08,
+  Delete: 0x2e,
+  Insert: 0x2d,
+  Space: 0x20,
+  Up: 0x26,
+  Down: 0x28,
+  Left: 0x25,
+  Right: 0x27,
+  Home: 0x24,
+  End: 0x23,
+  PageUp: 0x21,
+  PageDown: 0x22,
+  F1: 0x70,
+  F2: 0x71,
+  F3: 0x72,
+  F4: 0x73,
+  F5: 0x74,
+  F6: 0x75,
+  F7: 0x76,
+  F8: 0x77,
+  F9: 0x78,
+  F10: 0x79,
+  F11: 0x7a,
+  F12: 0x7b,
+  Menu: 0x5d,
+  PrintScreen: 0x2c,
+  CapsLock: 0x14,
+};
+// Without the flag, Windows reads Home, End, the arrows... as the numeric keypad's keys, and with
+// Num Lock on it lifts Shift around them (Shift+End would move without selecting).
+const EXTENDED: ReadonlySet<NamedKey> = new Set<NamedKey>([
+  'Insert',
+  'Delete',
+  'Home',
+  'End',
+  'PageUp',
+  'PageDown',
+  'Up',
+  'Down',
+  'Left',
+  'Right',
+  'Super',
+  'Menu',
+  'PrintScreen',
+]);
+
 /**
- * The Windows keyboard: text through SendInput (see `textRecords`: layout keys, else Unicode),
- * keys and shortcuts through the given keyboard (nut.js). Like SendInput itself, it returns once
- * the keys are queued, not once the app has taken them (Windows has no call that tells; Wine
- * Notepad takes about 100 characters a second): what follows a long text waits on its effect. nut.js's own text entry on Windows
- * drops the characters the layout has no key for (é, ß on a US layout) and, in libnut 2.7,
- * `(` and `)`.
+ * Key-down records for `keys` in order, then key-up records in reverse: one shortcut as one
+ * SendInput batch. Keys are named keys, letters and digits (as their keys, unshifted) and
+ * punctuation the layout has an unshifted key for.
+ */
+export function shortcutRecords(keys: readonly KeyName[], user32: Pick<User32, 'layoutKey' | 'scanCode'>): KeyRecord[] {
+  const down = keys.map((key): KeyRecord => {
+    if (Object.hasOwn(NAMED_VK, key)) {
+      const vk = NAMED_VK[key as NamedKey];
+      return { vk, scan: user32.scanCode(vk), flags: EXTENDED.has(key as NamedKey) ? KEYEVENTF_EXTENDEDKEY : 0 };
+    }
+    if (/^[a-z0-9]$/i.test(key)) {
+      const vk = key.toUpperCase().charCodeAt(0);
+      return { vk, scan: user32.scanCode(vk), flags: 0 };
+    }
+    const layout = user32.layoutKey(key);
+    if (!layout || layout.shift) {
+      throw new DesktopError(
+        'input.bad_key',
+        `Expected a key name or a letter, digit or unshifted punctuation key for a shortcut, got ${describeValue(key)}`,
+      );
+    }
+    return { vk: layout.vk, scan: layout.scan, flags: 0 };
+  });
+  return [...down, ...down.toReversed().map((r) => ({ ...r, flags: r.flags | KEYEVENTF_KEYUP }))];
+}
+
+/**
+ * The Windows keyboard through SendInput. Text: see `textRecords` (layout keys, else Unicode).
+ * Keys and shortcuts: all of a shortcut's presses and releases in one SendInput call, so nothing
+ * can come between a modifier and its key (under Wine, a focus change between two calls resets
+ * the modifiers it holds: Shift+End then moved without selecting, one run in forty).
+ * Like SendInput itself, it returns once the keys are queued, not once the app has taken them
+ * (Windows has no call that tells; Wine Notepad takes about 100 characters a second): what
+ * follows a long text waits on its effect. nut.js's own text entry on Windows drops the
+ * characters the layout has no key for (é, ß on a US layout) and, in libnut 2.7, `(` and `)`.
  */
 export class SendInputKeyboard implements Keyboard {
-  constructor(
-    private readonly user32: User32,
-    private readonly keys: Keyboard,
-  ) {}
+  constructor(private readonly user32: User32) {}
 
   async typeText(text: string): Promise<void> {
     const chars = [...text];
     for (let i = 0; i < chars.length; i += CHUNK_CHARS) {
-      const records = textRecords(chars.slice(i, i + CHUNK_CHARS).join(''), (ch) => this.user32.layoutKey(ch));
-      const sent = this.user32.sendKeyboard(records);
-      if (sent !== records.length) {
-        throw new DesktopError(
-          'input.blocked',
-          `Windows accepted ${sent} of ${records.length} key events (input is blocked, e.g. by a window of higher integrity or the secure desktop)`,
-        );
-      }
+      this.send(textRecords(chars.slice(i, i + CHUNK_CHARS).join(''), (ch) => this.user32.layoutKey(ch)));
       // Let the host's event loop breathe between chunks.
       await new Promise((r) => setImmediate(r));
     }
   }
 
-  pressKey(key: KeyName): Promise<void> {
-    return this.keys.pressKey(key);
+  async pressKey(key: KeyName): Promise<void> {
+    // A character with no unshifted key of its own (`+`, `é`) is typed as text.
+    if ([...key].length === 1 && !/^[a-z0-9]$/i.test(key)) {
+      const layout = this.user32.layoutKey(key);
+      if (!layout || layout.shift) return this.typeText(key);
+    }
+    this.send(shortcutRecords([key], this.user32));
   }
 
-  hotkey(keys: readonly KeyName[]): Promise<void> {
-    return this.keys.hotkey(keys);
+  async hotkey(keys: readonly KeyName[]): Promise<void> {
+    this.send(shortcutRecords(keys, this.user32));
+  }
+
+  private send(records: KeyRecord[]): void {
+    const sent = this.user32.sendKeyboard(records);
+    if (sent !== records.length) {
+      throw new DesktopError(
+        'input.blocked',
+        `Windows accepted ${sent} of ${records.length} key events (input is blocked, e.g. by a window of higher integrity or the secure desktop)`,
+      );
+    }
   }
 }

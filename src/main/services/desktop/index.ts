@@ -115,11 +115,11 @@ async function createX11Desktop(options: CreateDesktopOptions): Promise<LiveDesk
 }
 
 async function createNutDesktop(platform: 'win32' | 'darwin', options: CreateDesktopOptions): Promise<LiveDesktop> {
-  const [nut, { NutKeyboard }] = await Promise.all([loadNut(), import('./NutKeyboard')]);
+  const nut = await loadNut();
   const env = options.env ?? {};
   const nutScreen = async () => ({ width: await nut.screen.width(), height: await nut.screen.height(), scale: 1 });
   if (platform === 'darwin') {
-    const { NutClipboard } = await import('./NutClipboard');
+    const [{ NutClipboard }, { NutKeyboard }] = await Promise.all([import('./NutClipboard'), import('./NutKeyboard')]);
     const parts = await commonParts(nut, new NutKeyboard(nut), env);
     return {
       ...parts,
@@ -141,7 +141,7 @@ async function createNutDesktop(platform: 'win32' | 'darwin', options: CreateDes
   const clipboard = new SequencedClipboard({ readText: () => user32.readClipboard(), writeText: (t) => user32.writeClipboard(t) }, () =>
     user32.clipboardSequence(),
   );
-  const parts = await commonParts(nut, noticeCopies(new SendInputKeyboard(user32, new NutKeyboard(nut)), clipboard), env);
+  const parts = await commonParts(nut, noticeCopies(new SendInputKeyboard(user32), clipboard), env);
   const win32 = lazyWin32Windows(nut, user32);
   const { loadWin32Registry } = await import('./Win32Registry');
   return {
@@ -196,6 +196,7 @@ function lazyWin32Windows(
       const manager = new NodeWindowManager(loadNodeWindowManager(), {
         raise: async (handle) => void (await new nut.Window(nut.providerRegistry, handle).focus()),
         settle: (pid) => user32.waitForInputIdle(pid, 2000),
+        keyFocus: (handle, timeoutMs) => user32.keyFocus(handle, timeoutMs),
         close: (handle) => user32.requestClose(handle),
       });
       return manager;

@@ -64,4 +64,31 @@ describe('src/main/services/desktop/NodeWindowManager', () => {
     const wm = new NodeWindowManager(fakeAddon(windows, { handle: 0 }), { raise: async () => undefined, close: () => undefined });
     await expect(wm.focus('100')).rejects.toMatchObject({ code: 'window.focus_failed' });
   });
+
+  it('returns from focus once the window takes keys in the same control twice, and gives up waiting without failing', async () => {
+    const asked: number[] = [];
+    // A dialog still setting itself up: its thread does not answer, then the focus is on its
+    // folder list (11), then on its file name field (12) for good.
+    const answers = [undefined, 11, 12, 12, 12];
+    const wm = new NodeWindowManager(fakeAddon(windows, { handle: 100 }), {
+      raise: async () => undefined,
+      close: () => undefined,
+      keyFocus: async (h, timeoutMs) => {
+        asked.push(h);
+        expect(timeoutMs).toBeGreaterThan(0);
+        return answers.shift();
+      },
+    });
+    await wm.focus('100');
+    expect(asked).toEqual([100, 100, 100, 100]);
+    let n = 0;
+    const never = new NodeWindowManager(fakeAddon(windows, { handle: 100 }), {
+      raise: async () => undefined,
+      close: () => undefined,
+      keyFocus: async () => (n++ % 2 ? 11 : undefined),
+    });
+    const t0 = Date.now();
+    await never.focus('100');
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(1_900);
+  });
 });

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
+  KEYEVENTF_EXTENDEDKEY,
   KEYEVENTF_KEYUP,
   KEYEVENTF_UNICODE,
   SendInputKeyboard,
+  shortcutRecords,
   textRecords,
   type KeyRecord,
   type LayoutKey,
   type User32,
 } from '../../../../src/main/services/desktop/Win32Text';
-import type { Keyboard } from '../../../../src/main/services/desktop/keyboard';
 
 /** A US-like layout for letters, digits and ( ): what VkKeyScanW answers; the rest has no key here. */
 function usLayout(ch: string): LayoutKey | undefined {
@@ -41,8 +42,10 @@ function fakeUser32(over: Partial<User32> = {}): User32 {
     sendKeyboard: (r) => r.length,
     clipboardSequence: () => 0,
     layoutKey: () => undefined,
+    scanCode: (vk) => vk + 0x100,
     waitForInputIdle: async () => 'idle',
     requestClose: () => undefined,
+    keyFocus: async (h) => h,
     readClipboard: async () => '',
     writeClipboard: async () => undefined,
     ...over,
@@ -72,13 +75,49 @@ describe('src/main/services/desktop/Win32Text', () => {
 
   it('sends long text in chunks and fails when Windows blocks input', async () => {
     const batches: number[] = [];
-    const keys: Keyboard = { typeText: async () => undefined, pressKey: async () => undefined, hotkey: async () => undefined };
     const user32 = fakeUser32({ sendKeyboard: (r) => (batches.push(r.length), r.length) });
-    await new SendInputKeyboard(user32, keys).typeText('x'.repeat(200));
+    await new SendInputKeyboard(user32).typeText('x'.repeat(200));
     expect(batches.reduce((a, b) => a + b, 0)).toBe(400);
     expect(batches.length).toBeGreaterThan(1);
 
     const blocked = fakeUser32({ sendKeyboard: () => 0 });
-    await expect(new SendInputKeyboard(blocked, keys).typeText('x')).rejects.toMatchObject({ code: 'input.blocked' });
+    await expect(new SendInputKeyboard(blocked).typeText('x')).rejects.toMatchObject({ code: 'input.blocked' });
+  });
+
+  it('sends a shortcut as one batch: presses in order, releases in reverse, extended keys flagged', async () => {
+    const batches: KeyRecord[][] = [];
+    const slash: LayoutKey = { vk: 0xbf, scan: 0x35, shift: false };
+    const user32 = fakeUser32({
+      sendKeyboard: (r) => (batches.push([...r]), r.length),
+      layoutKey: (ch) => (ch === '/' ? slash : usLayout(ch)),
+    });
+    const kb = new SendInputKeyboard(user32);
+    await kb.hotkey(['Shift', 'End']);
+    expect(batches).toEqual([
+      [
+        { vk: 0x10, scan: 0x110, flags: 0 },
+        { vk: 0x23, scan: 0x123, flags: KEYEVENTF_EXTENDEDKEY },
+        { vk: 0x23, scan: 0x123, flags: KEYEVENTF_EXTENDEDKEY | KEYEVENTF_KEYUP },
+        { vk: 0x10, scan: 0x110, flags: KEYEVENTF_KEYUP },
+      ],
+    ]);
+    expect(shortcutRecords(['Control', 'Shift', 's'], user32).map((r) => r.vk)).toEqual([0x11, 0x10, 0x53, 0x53, 0x10, 0x11]);
+    expect(shortcutRecords(['Control', '/'], user32)[1]).toEqual({ vk: 0xbf, scan: 0x35, flags: 0 });
+    // A character with no unshifted key cannot be a shortcut's key, and is typed by pressKey.
+    expect(() => shortcutRecords(['Control', '('], user32)).toThrow(/unshifted punctuation/);
+    batches.length = 0;
+    await kb.pressKey('(');
+    expect(typed(batches.flat())).toBe('(');
+    batches.length = 0;
+    await kb.pressKey('a');
+    expect(batches).toEqual([
+      [
+        { vk: 0x41, scan: 0x141, flags: 0 },
+        { vk: 0x41, scan: 0x141, flags: KEYEVENTF_KEYUP },
+      ],
+    ]);
+    await expect(new SendInputKeyboard(fakeUser32({ sendKeyboard: () => 1 })).hotkey(['Control', 'o'])).rejects.toMatchObject({
+      code: 'input.blocked',
+    });
   });
 });
