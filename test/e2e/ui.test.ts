@@ -242,6 +242,11 @@ describe('src/renderer in host mode (Chromium, real core and store)', () => {
     await s.screenshot('library');
     await page.click('button:has-text("Composition graph")');
     await page.waitForSelector('.react-flow__node');
+    // One app's part, with the may-follow edges (pre- and postconditions) on demand: across apps too.
+    await page.selectOption('select[aria-label="composition app"]', 'mousepad');
+    await page.check('.legend input[type=checkbox]');
+    await page.waitForSelector('.react-flow__edge.may-follow.across');
+    await page.waitForSelector('.react-flow__node:has-text("mousepad.open_file")');
     await s.screenshot('composition');
     await page.click('[data-screen=settings]');
     await page.waitForSelector('fieldset[data-role=planner]');

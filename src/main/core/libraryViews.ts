@@ -10,6 +10,7 @@ import type {
 } from '../../shared/ipc';
 import {
   callEdges,
+  compositionGraph,
   graphPrimitives,
   splitRef,
   type LibraryProblem,
@@ -221,5 +222,16 @@ export function compositionView(library: SkillLibrary): CompositionView {
       if (!edges.some((e) => e.from === s.id && e.to === to)) edges.push({ from: s.id, to });
     }
   }
-  return { nodes: [...nodes.values()], edges };
+  // May-follow edges between skills, merged over the apps they run on (a composite is one node here).
+  const follow = new Map<string, CompositionView['mayFollow'][number]>();
+  for (const e of compositionGraph(library).mayFollow) {
+    const key = `${e.from.skill}\n${e.to.skill}`;
+    const seen = follow.get(key);
+    if (!seen) follow.set(key, { from: e.from.skill, to: e.to.skill, facts: [...e.facts], acrossApps: e.acrossApps });
+    else {
+      seen.facts = [...new Set([...seen.facts, ...e.facts])];
+      seen.acrossApps ||= e.acrossApps;
+    }
+  }
+  return { nodes: [...nodes.values()], edges, mayFollow: [...follow.values()] };
 }

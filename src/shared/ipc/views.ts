@@ -119,7 +119,10 @@ export interface SearchHit {
 
 export interface CompositionView {
   nodes: { id: string; kind: Skill['kind'] | 'interface_method'; app?: string }[];
+  /** Implements and calls. */
   edges: { from: string; to: string }[];
+  /** May-follow edges between skills (on some app): the facts linking them, and whether across apps. */
+  mayFollow: { from: string; to: string; facts: string[]; acrossApps: boolean }[];
 }
 
 // Runs are defined once in `shared/run.ts`; the views are those types under the names the contract uses.

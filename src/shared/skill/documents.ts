@@ -5,6 +5,7 @@ import { GraphSchema } from './graph';
 import { WaitConditionSchema } from './conditions';
 import { KeySchema } from './keys';
 import { LiveTestsDocSchema } from './liveTests';
+import { FactsSchema } from './states';
 
 /**
  * The kinds of skill-library documents (one YAML document per file, told apart by `kind`):
@@ -31,6 +32,10 @@ export const MethodSchema = z
     intents: z.array(z.string().min(1)).min(1),
     args: ArgSpecsSchema.default({}),
     returns: ReturnsSchema.optional(),
+    /** The state it needs before it runs (states.ts), e.g. `{ fact: document_open }`. */
+    pre: FactsSchema,
+    /** The state it leaves when it succeeds, e.g. `{ fact: file_exists, path: '${path}' }`. */
+    post: FactsSchema,
     /** A composite is written once on the interface, in terms of other methods (`call: Interface.method`). */
     composite: z
       .object({
@@ -186,6 +191,10 @@ export const SkillDocSchema = z
     intents: z.array(z.string().min(1)).optional(),
     args: ArgSpecsSchema.optional(),
     returns: ReturnsSchema.optional(),
+    /** Facts this app's implementation adds to the interface method's preconditions. */
+    pre: FactsSchema.optional(),
+    /** Facts this app's implementation adds to the interface method's postconditions. */
+    post: FactsSchema.optional(),
     permissions: ManifestSchema.default([]),
     graph: GraphSchema,
     /** Post-condition checked after a successful walk. */

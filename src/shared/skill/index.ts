@@ -10,3 +10,4 @@ export * from './template';
 export * from './library';
 export * from './tasks';
 export * from './liveTests';
+export * from './states';

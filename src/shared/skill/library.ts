@@ -3,6 +3,7 @@ import { lowerTrust, type Manifest, type TrustTier } from '../permissions/manife
 import type { ArgSpecs } from './domains';
 import type { AppDoc, InterfaceDoc, LibraryDoc, SkillDoc } from './documents';
 import { callEdges, graphVariables, guardArgs, validateGraph, type SkillGraph } from './graph';
+import { refineConditions, unknownFactArgs, type Conditions, type Fact } from './states';
 import { templateSlots } from './template';
 import { analyseLiveTests, countsAsVerification, coverageKey, type LiveCoverage, type LiveTestsDoc, type Verification } from './liveTests';
 
@@ -54,6 +55,8 @@ export interface Skill {
   intents: string[];
   args: ArgSpecs;
   returns?: { type: 'text' | 'number' | 'boolean' | 'none'; description?: string };
+  /** Pre- and postconditions: the interface method's, refined by the implementation (states.ts). */
+  conditions: Conditions;
   permissions: Manifest;
   graph: SkillGraph;
   verify?: SkillDoc['verify'];
@@ -105,6 +108,7 @@ export class SkillLibrary {
     }
     for (const iface of this.interfaces.values()) {
       for (const [name, m] of Object.entries(iface.methods)) {
+        this.checkFacts(iface.source, ['methods', name], { pre: m.pre, post: m.post }, Object.keys(m.args));
         if (!m.composite) continue;
         this.admit(
           {
@@ -117,6 +121,7 @@ export class SkillLibrary {
             intents: m.intents,
             args: m.args,
             ...(m.returns && { returns: m.returns }),
+            conditions: { pre: m.pre, post: m.post },
             permissions: m.composite.permissions,
             graph: m.composite.graph,
             source: iface.source,
@@ -277,7 +282,7 @@ export class SkillLibrary {
     if (!app) return this.problem(source, ['app'], `unknown app \`${doc.app}\`; known apps: ${[...this.apps.keys()].join(', ')}`, 'error');
     if (!doc.id.startsWith(`${doc.app}.`))
       return this.problem(source, ['id'], `skill id must start with its app: \`${doc.app}.…\``, 'error');
-    let base: { description: string; intents: string[]; args: ArgSpecs; returns?: Skill['returns'] } | undefined;
+    let base: { description: string; intents: string[]; args: ArgSpecs; returns?: Skill['returns']; conditions: Conditions } | undefined;
     const implementsRef = doc.implements && this.canonicalRef(doc.implements);
     if (implementsRef) {
       const { head, method } = splitRef(implementsRef);
@@ -290,7 +295,13 @@ export class SkillLibrary {
           `app \`${app.id}\` does not declare \`implements: [${head}]\` (or an interface that extends \`${head}\`)`,
           'error',
         );
-      base = { description: m.description, intents: m.intents, args: m.args, ...(m.returns && { returns: m.returns }) };
+      base = {
+        description: m.description,
+        intents: m.intents,
+        args: m.args,
+        ...(m.returns && { returns: m.returns }),
+        conditions: { pre: m.pre, post: m.post },
+      };
       if (doc.args) {
         const want = Object.keys(m.args).sort().join(',');
         const got = Object.keys(doc.args).sort().join(',');
@@ -305,6 +316,7 @@ export class SkillLibrary {
         'error',
       );
     }
+    this.checkFacts(source, [], { pre: doc.pre ?? [], post: doc.post ?? [] }, Object.keys(doc.args ?? base?.args ?? {}));
     const trust = trustOf(source, doc.trust);
     if (doc.trust && doc.trust !== trust && lowerTrust(doc.trust, trust) === trust) {
       this.problem(
@@ -328,6 +340,7 @@ export class SkillLibrary {
         intents: doc.intents ?? base!.intents,
         args: doc.args ?? base?.args ?? {},
         ...((doc.returns ?? base?.returns) && { returns: doc.returns ?? base?.returns }),
+        conditions: refineConditions(base?.conditions, { ...(doc.pre && { pre: doc.pre }), ...(doc.post && { post: doc.post }) }),
         permissions: doc.permissions,
         graph: doc.graph,
         ...(doc.verify && { verify: doc.verify }),
@@ -335,6 +348,21 @@ export class SkillLibrary {
       },
       [],
     );
+  }
+
+  /** Pre- and postconditions may name only the method's arguments (they are read before and after the run). */
+  private checkFacts(source: SourceRef, at: (string | number)[], conditions: Conditions, args: string[]): void {
+    for (const which of ['pre', 'post'] as const) {
+      const facts: Fact[] = conditions[which];
+      for (const { index, param, arg } of unknownFactArgs(facts, args)) {
+        this.problem(
+          source,
+          [...at, which, index, param],
+          `unknown argument \`\${${arg}}\` in a ${which}condition; arguments: ${args.join(', ') || '(none)'}`,
+          'error',
+        );
+      }
+    }
   }
 
   /** Graph checks, template slots and guard args; admits the skill only when error-free. */

@@ -97,7 +97,7 @@ function calledRefs(library: SkillLibrary): Set<string> {
 }
 
 /** The skill and everything it calls on `app`, each once; undefined when it cannot run there. */
-function callTree(library: SkillLibrary, root: Skill, app: string): Skill[] | undefined {
+export function callTree(library: SkillLibrary, root: Skill, app: string): Skill[] | undefined {
   if (root.app && root.app !== app) return undefined;
   const seen = new Map<string, Skill>();
   const visit = (skill: Skill): boolean => {

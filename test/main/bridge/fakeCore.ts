@@ -30,7 +30,7 @@ export function recordingCore() {
       rec('searchSkills', q, o);
       return [];
     },
-    composition: async () => ({ nodes: [], edges: [] }),
+    composition: async () => ({ nodes: [], edges: [], mayFollow: [] }),
     getSkill: async (id) => {
       rec('getSkill', id);
       throw Object.assign(new Error(`No skill \`${id}\``), { code: 'skill.not_found' });

@@ -47,6 +47,27 @@ describe('src/main/cli', () => {
     expect(r.out).toContain('file.write');
   });
 
+  it('shows the composition graph as text, JSON and DOT, and refuses an unknown app', async () => {
+    const text = await cli('skills', 'graph', '--app', 'wine-notepad');
+    expect(text.code).toBe(0);
+    expect(text.out).toMatch(/^\d+ skills, \d+ calls, \d+ may-follow edges \(\d+ across apps\)$/m);
+    expect(text.out).toContain('TextEditor.write_file@wine-notepad -> wine-notepad.save_as');
+    expect(text.out).toMatch(/^ {2}wine-notepad\.select_all@wine-notepad -> wine-notepad\.copy@wine-notepad {2}\[selection_present\]$/m);
+    const json = JSON.parse((await cli('skills', 'graph', '--app', 'wine-notepad', '--json')).out) as {
+      mayFollow: { from: { skill: string; app: string }; to: { skill: string; app: string }; bind: Record<string, string> }[];
+    };
+    // A file another app saved opens in Wine Notepad, its path flowing into open_file.
+    expect(json.mayFollow.find((e) => e.from.skill === 'mousepad.save_as' && e.to.skill === 'wine-notepad.open_file')?.bind).toEqual({
+      path: '${path}',
+    });
+    const dot = await cli('skills', 'graph', '--app', 'wine-notepad', '--dot');
+    expect(dot.out.startsWith('digraph composition {')).toBe(true);
+    expect(dot.out).toContain('"mousepad.save_as@mousepad" -> "wine-notepad.open_file@wine-notepad" [style=dashed, color=blue');
+    const bad = await cli('skills', 'graph', '--app', 'nope');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('No app `nope`');
+  });
+
   it('validates the shipped library with exit 0 and a broken copy with file:line: field', async () => {
     expect((await cli('skills', 'validate')).code).toBe(0);
     const dir = await mkdtemp(join(tmpdir(), 'skilldesk-broken-'));

@@ -7,12 +7,14 @@ import { loadCheckedLibrary, SkillSaveError } from '../../core/skills';
 import { formatProblem } from '../../services/library/YamlLibraryLoader';
 import { table } from '../output';
 import type { CliContext } from '../context';
+import { registerSkillGraphCommand } from './skillGraph';
 import { registerSkillReviewCommand } from './skillReview';
 
-/** `skills list|show|validate|add|review`. */
+/** `skills list|show|validate|add|review|graph`. */
 export function registerSkillsCommands(program: Command, ctx: CliContext): void {
   const skills = program.command('skills').description('Browse and check the skill library');
   registerSkillReviewCommand(skills, ctx);
+  registerSkillGraphCommand(skills, ctx);
 
   skills
     .command('list')

@@ -18,7 +18,7 @@ describe('src/renderer/src/features/library/libraryStore', () => {
       ...bridge,
       librarySearch: search,
       libraryReload: bridge.libraryGet,
-      libraryComposition: async () => ({ ok: true, value: { nodes: [], edges: [] } }),
+      libraryComposition: async () => ({ ok: true, value: { nodes: [], edges: [], mayFollow: [] } }),
     } as LibraryBridge);
   }
 
