@@ -10,6 +10,7 @@ import {
 import type { MediationDecision } from '../../src/shared/ports/mediation';
 import type { PermissionPrompt, PermissionPrompter, PromptResult } from '../../src/shared/ports/prompter';
 import { LibraryDocSchema, renderDeep, SkillLibrary, type ArgValues, type Primitive } from '../../src/shared/skill';
+import { edApp } from '../helpers/libraryDocs';
 
 /**
  * The mediator as the executor meets it, for the attack tests of issue 10: a library of skills on
@@ -52,15 +53,7 @@ export function skillDoc(id: string, permissions: unknown[], steps: Primitive[],
 }
 
 export function libraryOf(...skills: object[]): SkillLibrary {
-  const app = {
-    kind: 'app',
-    id: 'ed',
-    name: 'Ed',
-    platforms: ['linux'],
-    launch: { command: 'ed' },
-    windows: { class: '^ed$' },
-    implements: [],
-  };
+  const app = edApp();
   const lib = new SkillLibrary(
     [app, ...skills].map((d, i) => ({ doc: LibraryDocSchema.parse(d), source: { file: `doc${i}.yaml`, origin: 'builtin' as const } })),
   );

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LibraryDocSchema, SkillLibrary, type SourcedDoc } from '../../../src/shared/skill';
 import { loadLibrary } from '../../../src/main/services/library/YamlLibraryLoader';
+import { edApp } from '../../helpers/libraryDocs';
 
 const source = { file: 'test.yaml', origin: 'builtin' as const };
 const doc = (d: unknown): SourcedDoc => ({ doc: LibraryDocSchema.parse(d), source });
@@ -13,15 +14,7 @@ describe('src/shared/skill/library (interface inheritance)', () => {
     const library = new SkillLibrary([
       doc({ kind: 'interface', id: 'Base', description: 'b', methods: { save: method } }),
       doc({ kind: 'interface', id: 'Child', description: 'c', extends: ['Base'], methods: { type: method } }),
-      doc({
-        kind: 'app',
-        id: 'ed',
-        name: 'Ed',
-        platforms: ['linux'],
-        launch: { command: 'ed' },
-        windows: { class: '^ed$' },
-        implements: ['Child'],
-      }),
+      doc(edApp(['Child'])),
       // Named through the child: stored under the owner's name.
       doc({ kind: 'skill', id: 'ed.save', app: 'ed', implements: 'Child.save', permissions: keys, graph }),
     ]);

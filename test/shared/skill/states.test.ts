@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadLibrary } from '../../../src/main/services/library/YamlLibraryLoader';
+import { edApp } from '../../helpers/libraryDocs';
 import {
   compositionGraph,
   FactSchema,
@@ -98,15 +99,7 @@ describe('src/shared/skill/states', () => {
           },
         },
       }),
-      doc({
-        kind: 'app',
-        id: 'ed',
-        name: 'Ed',
-        platforms: ['linux'],
-        launch: { command: 'ed' },
-        windows: { class: '^ed$' },
-        implements: ['Doc'],
-      }),
+      doc(edApp(['Doc'])),
       doc({
         kind: 'skill',
         id: 'ed.save_as',
