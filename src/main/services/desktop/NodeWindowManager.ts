@@ -46,6 +46,8 @@ export function loadNodeWindowManager(): NwmAddon {
 const FOCUS_WAIT_MS = 2_000;
 const FOCUS_POLL_MS = 20;
 const SETTLE_WAIT_MS = 2_000;
+/** How long the keyboard focus must stay in one control before keys are sent (see `awaitKeys`). */
+const STEADY_FOCUS_MS = 200;
 
 /** What the window manager cannot do with node-window-manager alone, given by the composition root. */
 export interface Win32WindowActions {
@@ -70,6 +72,8 @@ export interface Win32WindowActions {
    * thread does not answer or the focus is outside the window.
    */
   keyFocus?(handle: number, timeoutMs: number): Promise<number | undefined>;
+  /** The window's owner window (0 when none): an owned window is a dialog. */
+  owner?(handle: number): number;
 }
 
 /** Windows on Win32: listing and facts through node-window-manager's addon, raising through nut.js. */
@@ -127,22 +131,26 @@ export class NodeWindowManager implements WindowManager {
 
   /**
    * Waits (bounded) until a window in front takes keys where its program means them to go: its
-   * thread answers, and the keyboard focus is inside it and the same at two checks in a row. A
-   * dialog comes to the front while its thread is still setting it up: for about 100 ms under
-   * Wine the Open dialog's focus is on its folder list, or still in the document behind it, and
-   * its file name field is empty; keys sent then land there (one run in forty, more when the
-   * machine is busy). A window that never settles is left to the step's own check.
+   * thread answers, and the keyboard focus is inside it and stays in one control for
+   * STEADY_FOCUS_MS. A dialog comes to the front while its thread is still setting it up: under
+   * Wine the Open dialog's focus is on its folder list for about 100 ms (longer on a busy
+   * machine), or still in the document behind it, and its file name field is empty; keys sent then
+   * land there. Two equal readings 20 ms apart were not enough: both could fall inside that phase
+   * (a Windows-lane run typed a path into the folder list). A window that never settles is left to
+   * the step's own check.
    */
   private async awaitKeys(handle: number): Promise<void> {
     const keyFocus = this.actions.keyFocus;
     if (!keyFocus) return;
     const deadline = Date.now() + SETTLE_WAIT_MS;
     let last: number | undefined;
+    let since = 0;
     for (;;) {
       const left = deadline - Date.now();
       if (left <= 0) return;
       const focus = await keyFocus(handle, left);
-      if (focus !== undefined && focus === last) return;
+      if (focus === undefined || focus !== last) since = Date.now();
+      else if (Date.now() - since >= STEADY_FOCUS_MS) return;
       last = focus;
       await new Promise((r) => setTimeout(r, FOCUS_POLL_MS));
     }
@@ -175,6 +183,7 @@ export class NodeWindowManager implements WindowManager {
       title: this.addon.getWindowTitle(handle),
       pid: processId,
       ...(path && { processName: basename(path.replace(/\\/g, '/')).toLowerCase() }),
+      ...(this.actions.owner?.(handle) && { dialog: true }),
       bounds: { x: b.x, y: b.y, width: b.width, height: b.height },
     };
   }

@@ -65,22 +65,27 @@ describe('src/main/services/desktop/NodeWindowManager', () => {
     await expect(wm.focus('100')).rejects.toMatchObject({ code: 'window.focus_failed' });
   });
 
-  it('returns from focus once the window takes keys in the same control twice, and gives up waiting without failing', async () => {
-    const asked: number[] = [];
+  it('returns from focus once the window takes keys in one control for a while, and gives up waiting without failing', async () => {
+    const asked: { at: number; focus: number | undefined }[] = [];
     // A dialog still setting itself up: its thread does not answer, then the focus is on its
-    // folder list (11), then on its file name field (12) for good.
-    const answers = [undefined, 11, 12, 12, 12];
+    // folder list (11) for a few readings in a row, then on its file name field (12) for good.
+    const answers = [undefined, 11, 11, 11];
     const wm = new NodeWindowManager(fakeAddon(windows, { handle: 100 }), {
       raise: async () => undefined,
       close: () => undefined,
       keyFocus: async (h, timeoutMs) => {
-        asked.push(h);
+        expect(h).toBe(100);
         expect(timeoutMs).toBeGreaterThan(0);
-        return answers.shift();
+        const focus = answers.length ? answers.shift() : 12;
+        asked.push({ at: Date.now(), focus });
+        return focus;
       },
     });
     await wm.focus('100');
-    expect(asked).toEqual([100, 100, 100, 100]);
+    const firstSteady = asked.find((a) => a.focus === 12)!;
+    // Not on the folder list's equal readings: only once the file name field kept the focus.
+    expect(asked.at(-1)!.focus).toBe(12);
+    expect(asked.at(-1)!.at - firstSteady.at).toBeGreaterThanOrEqual(200);
     let n = 0;
     const never = new NodeWindowManager(fakeAddon(windows, { handle: 100 }), {
       raise: async () => undefined,
