@@ -79,6 +79,7 @@ const WindowInfoSchema = z.strictObject({
   pid: z.number().int().optional(),
   processName: z.string().optional(),
   className: z.string().optional(),
+  dialog: z.boolean().optional(),
   bounds: Rect,
 });
 

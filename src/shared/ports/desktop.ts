@@ -47,6 +47,11 @@ export interface WindowInfo {
   processName?: string;
   /** X11 WM_CLASS (instance.class) or Win32 class name. */
   className?: string;
+  /**
+   * A dialog: a window owned by another (Win32 owner, X11 WM_TRANSIENT_FOR) or typed as a dialog
+   * (`_NET_WM_WINDOW_TYPE_DIALOG`). A wait fails on an app's dialog it does not expect.
+   */
+  dialog?: boolean;
   bounds: Rect;
 }
 

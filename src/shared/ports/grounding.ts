@@ -39,4 +39,9 @@ export interface Grounder {
    * with their states. Only grounders that read a tree can answer; pixels cannot tell a state.
    */
   inspect?(query: { name: string; role?: string }, ctx: Omit<GroundingContext, 'screenshot'>): Promise<InspectResult>;
+  /**
+   * The text the context's window shows, a line of text per line ('' when none could be read):
+   * what an error report quotes of a dialog nobody expected.
+   */
+  readText?(ctx: GroundingContext): Promise<string>;
 }

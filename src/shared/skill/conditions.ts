@@ -158,6 +158,14 @@ export type Guard =
   | { any: Guard[] }
   | { not: Guard };
 
+/** An argument guard, decided on the arguments (and variables) in scope. */
+export function argGuardHolds(g: Extract<Guard, { arg: string }>, scope: Readonly<Record<string, unknown>>): boolean {
+  const v = scope[g.arg];
+  if ('present' in g) return (v !== undefined && v !== '') === g.present;
+  if ('equals' in g) return v === g.equals || String(v) === String(g.equals);
+  return v !== undefined && new RegExp(g.matches, 'u').test(String(v));
+}
+
 export const GuardSchema: z.ZodType<Guard> = z.lazy(() =>
   z.union([
     z.object({ arg: z.string(), equals: z.union([z.string(), z.number(), z.boolean()]) }).strict(),

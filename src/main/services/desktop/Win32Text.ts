@@ -34,6 +34,8 @@ export interface User32 {
    * waiting on a hung thread); undefined when the thread does not answer or the focus is elsewhere.
    */
   keyFocus(handle: number, timeoutMs: number): Promise<number | undefined>;
+  /** The window's owner (GetWindow GW_OWNER): a dialog is owned by the window it belongs to; 0 when none. */
+  owner(handle: number): number;
 }
 
 /** A key of the keyboard layout: virtual key, scan code, and whether Shift is held. */
@@ -111,8 +113,10 @@ export async function loadUser32(): Promise<User32> {
   const GetWindowThreadProcessId = user32.func('uint32_t __stdcall GetWindowThreadProcessId(intptr_t hWnd, void *lpdwProcessId)');
   const GetGUIThreadInfo = user32.func('int __stdcall GetGUIThreadInfo(uint32_t idThread, void *pgui)');
   const IsChild = user32.func('int __stdcall IsChild(intptr_t hWndParent, intptr_t hWnd)');
+  const GetWindow = user32.func('intptr_t __stdcall GetWindow(intptr_t hWnd, uint32_t uCmd)');
   const WM_NULL = 0;
   const SMTO_ABORTIFHUNG = 0x0002;
+  const GW_OWNER = 4;
   // GUITHREADINFO on 64-bit Windows: DWORD cbSize, DWORD flags, then HWND hwndActive at 8 and
   // hwndFocus at 16 (six HWNDs and a RECT: 72 bytes).
   const GUITHREADINFO_SIZE = 72;
@@ -197,6 +201,7 @@ export async function loadUser32(): Promise<User32> {
       const focus = Number(info.readBigInt64LE(16));
       return focus === handle || (focus !== 0 && (IsChild(handle, focus) as number) !== 0) ? focus : undefined;
     },
+    owner: (handle) => Number(GetWindow(handle, GW_OWNER)),
     layoutKey: (ch) => {
       if (ch.length !== 1) return undefined;
       const code = VkKeyScanW(ch.charCodeAt(0)) as number;

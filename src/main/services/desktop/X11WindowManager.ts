@@ -146,12 +146,13 @@ export class X11WindowManager implements WindowManager {
   }
 
   private async describe(wid: number): Promise<WindowInfo> {
-    const [title, className, pidList, geometry, origin] = await Promise.all([
+    const [title, className, pidList, geometry, origin, dialog] = await Promise.all([
       this.title(wid),
       this.windowClass(wid),
       this.x.cardinals(wid, '_NET_WM_PID'),
       this.x.geometry(wid),
       this.x.toRoot(wid),
+      this.isDialog(wid),
     ]);
     const pid = pidList[0];
     const processName = await processNameOf(className, pid);
@@ -161,8 +162,19 @@ export class X11WindowManager implements WindowManager {
       ...(pid !== undefined && { pid }),
       ...(processName && { processName }),
       ...(className && { className }),
+      ...(dialog && { dialog }),
       bounds: { x: origin.destX, y: origin.destY, width: geometry.width, height: geometry.height },
     };
+  }
+
+  /** Transient for another window, or typed a dialog by its program (EWMH). */
+  private async isDialog(wid: number): Promise<boolean> {
+    const [owner, types, dialogType] = await Promise.all([
+      this.x.cardinals(wid, 'WM_TRANSIENT_FOR'),
+      this.x.cardinals(wid, '_NET_WM_WINDOW_TYPE'),
+      this.x.atom('_NET_WM_WINDOW_TYPE_DIALOG'),
+    ]);
+    return owner.some((w) => w !== 0) || types.includes(dialogType);
   }
 
   private async title(wid: number): Promise<string> {

@@ -197,6 +197,7 @@ function lazyWin32Windows(
         raise: async (handle) => void (await new nut.Window(nut.providerRegistry, handle).focus()),
         settle: (pid) => user32.waitForInputIdle(pid, 2000),
         keyFocus: (handle, timeoutMs) => user32.keyFocus(handle, timeoutMs),
+        owner: (handle) => user32.owner(handle),
         close: (handle) => user32.requestClose(handle),
       });
       return manager;

@@ -133,6 +133,7 @@ export class GraphExecutor {
       currentWindow: new Map(),
       initialWindowIds: new Set(dryRun ? [] : (await this.deps.desktop.windows.list()).map((w) => w.id)),
       seenWindowIds: new Set(),
+      lookedAtWindowIds: new Set(),
       ...(request.signal && { signal: request.signal }),
     };
     const ctx: RunCtx = { runId, world, steps, request, emit };

@@ -1,12 +1,21 @@
 import type { Point, WindowInfo } from '../../../shared/ports/desktop';
 import type { InspectResult } from '../../../shared/ports/grounding';
-import { guardConditions, type AppDoc, type Guard, type Primitive, type Target, type WaitCondition } from '../../../shared/skill';
+import {
+  argGuardHolds,
+  guardConditions,
+  type AppDoc,
+  type Guard,
+  type Primitive,
+  type Target,
+  type WaitCondition,
+} from '../../../shared/skill';
 import { hasState, jsonEquals, jsonPointer } from './conditionChecks';
 import { assertNever } from '../../../shared/errors';
 import { repeatCount } from '../../../shared/skill/primitives';
 import { firstUntypable } from '../../../shared/text';
 import { windowBelongsToApp } from './appWindows';
 import { RunAborted, StepFailure } from './errors';
+import { StrayDialogWatch } from './strayDialogs';
 import type { Clock, ExecutorDeps } from './types';
 
 /** Per-run state shared by every frame: which window each app is working in. */
@@ -19,6 +28,8 @@ export interface RunWorld {
   initialWindowIds: Set<string>;
   /** Window ids the run has focused or waited for so far: `fresh` waits look past them. */
   seenWindowIds: Set<string>;
+  /** Window ids a condition or guard of the run found by title: the skill knows of them (StrayDialogWatch). */
+  lookedAtWindowIds: Set<string>;
 }
 
 /** The app a frame drives, with its profile. */
@@ -73,19 +84,22 @@ export class PrimitiveRunner {
         const timeout = p.timeoutMs ?? DEFAULT_WAIT_MS;
         // A fresh window is one neither there when the run began nor dealt with since.
         const known = p.fresh ? new Set([...world.initialWindowIds, ...world.seenWindowIds]) : undefined;
+        const titled = p.title === undefined ? undefined : new RegExp(p.title, 'u');
+        const strays = this.strayWatch(a, world, (w) => (titled ? titled.test(w.title) : windowBelongsToApp(w, a.profile.windows, true)), {
+          what: `a window${p.title ? ` titled /${p.title}/` : ''}`,
+        });
         const win = world.dryRun
           ? dryWindow(a, p.title)
-          : await this.poll(timeout, world.signal, () => this.findWindow(a, p.title, world, true, known));
-        if (!win) {
-          // What the app shows instead is what the user needs to see: an unexpected dialog is named.
-          const shown = (await desktop.windows.list()).filter((w) => windowBelongsToApp(w, a.profile.windows)).map((w) => `"${w.title}"`);
+          : await this.poll(timeout, world.signal, async () => {
+              const hit = await this.findWindow(a, p.title, world, true, known);
+              if (!hit) await strays?.check();
+              return hit;
+            });
+        if (!win)
           throw new StepFailure(
             'window.timeout',
-            `No window of \`${a.id}\`${p.title ? ` titled /${p.title}/` : ''} appeared within ${timeout} ms; ${
-              shown.length ? `its windows: ${[...new Set(shown)].join(', ')}` : 'it has no window open'
-            }`,
+            `No window of \`${a.id}\`${p.title ? ` titled /${p.title}/` : ''} appeared within ${timeout} ms; ${await this.shownWindows(a)}`,
           );
-        }
         await desktop.windows.focus(win.id);
         world.currentWindow.set(a.id, win);
         world.seenWindowIds.add(win.id);
@@ -130,11 +144,15 @@ export class PrimitiveRunner {
         const timeout = p.timeoutMs ?? DEFAULT_WAIT_MS;
         if (world.dryRun) return undefined;
         const { ok, unknown } = await this.pollCondition(p.condition, timeout, app, world);
-        if (!ok)
+        if (!ok) {
+          const windows = app && (p.condition.kind === 'window_title' || p.condition.kind === 'window_gone');
           throw new StepFailure(
             'wait.timeout',
-            `${describeCondition(p.condition)} did not hold within ${timeout} ms${unknown ? ` (last check: ${unknown})` : ''}`,
+            `${describeCondition(p.condition)} did not hold within ${timeout} ms${unknown ? ` (last check: ${unknown})` : ''}${
+              windows ? `; ${await this.shownWindows(app)}` : ''
+            }`,
           );
+        }
         return undefined;
       }
       case 'run_script': {
@@ -187,12 +205,7 @@ export class PrimitiveRunner {
     }
     if ('not' in guard) return !(await this.guardHolds(guard.not, scope, app, world));
     if ('platform' in guard) return this.deps.desktop.platform === guard.platform;
-    if ('arg' in guard) {
-      const v = scope[guard.arg];
-      if ('present' in guard) return (v !== undefined && v !== '') === guard.present;
-      if ('equals' in guard) return v === guard.equals || String(v) === String(guard.equals);
-      return v !== undefined && new RegExp(guard.matches, 'u').test(String(v));
-    }
+    if ('arg' in guard) return argGuardHolds(guard, scope);
     if (world.dryRun) return false;
     if ('file_exists' in guard) return this.deps.desktop.files.exists(guard.file_exists);
     if ('registry_value' in guard) return this.holds(guardConditions(guard)[0]!, app, world);
@@ -229,15 +242,18 @@ export class PrimitiveRunner {
     world: RunWorld,
   ): Promise<{ ok: boolean; unknown?: string }> {
     let unknown: string | undefined;
+    const titled = c.kind === 'window_title' || c.kind === 'window_gone' ? new RegExp(c.pattern, 'u') : undefined;
+    const strays = app && this.strayWatch(app, world, (w) => titled?.test(w.title) ?? false, { what: describeCondition(c) });
     const check = async () => {
       try {
         unknown = undefined;
-        return (await this.holds(c, app, world)) ? true : undefined;
+        if (await this.holds(c, app, world)) return true;
       } catch (err) {
         if (!(err instanceof ConditionUnknown)) throw err;
         unknown = err.message;
-        return undefined;
       }
+      await strays?.check();
+      return undefined;
     };
     let ok = await this.poll(timeoutMs, world.signal, check);
     // A check that could not be made may have used up the time: one more decides.
@@ -253,8 +269,10 @@ export class PrimitiveRunner {
       case 'window_gone': {
         const re = new RegExp(c.pattern, 'u');
         const wins = await this.deps.desktop.windows.list();
-        const present = wins.some((w) => (!app || windowBelongsToApp(w, app.profile.windows)) && re.test(w.title));
-        return c.kind === 'window_title' ? present : !present;
+        const matching = wins.filter((w) => (!app || windowBelongsToApp(w, app.profile.windows)) && re.test(w.title));
+        // The skill knows these windows: a dialog it checked for is not one it does not expect.
+        for (const w of matching) world.lookedAtWindowIds.add(w.id);
+        return c.kind === 'window_title' ? matching.length > 0 : matching.length === 0;
       }
       case 'text_visible':
       case 'text_gone': {
@@ -384,6 +402,26 @@ export class PrimitiveRunner {
     const still = current && wins.find((w) => w.id === current.id);
     if (still) return still;
     return wins.filter((w) => windowBelongsToApp(w, app.profile.windows, true)).at(-1);
+  }
+
+  /** A watch for the app's dialogs a wait does not expect (real runs only). */
+  private strayWatch(app: FrameApp, world: RunWorld, expected: (w: WindowInfo) => boolean, wait: { what: string }) {
+    if (world.dryRun) return undefined;
+    return new StrayDialogWatch(
+      { desktop: this.deps.desktop, grounder: this.deps.grounder, clock: this.clock },
+      app,
+      world,
+      expected,
+      wait.what,
+    );
+  }
+
+  /** What the app shows, for a failed wait: an unexpected dialog is named. */
+  private async shownWindows(app: FrameApp): Promise<string> {
+    const shown = (await this.deps.desktop.windows.list())
+      .filter((w) => windowBelongsToApp(w, app.profile.windows))
+      .map((w) => `"${w.title}"`);
+    return shown.length ? `its windows: ${[...new Set(shown)].join(', ')}` : 'it has no window open';
   }
 
   /** Waits (bounded) for a main window of the app (its profile's title), as after starting it. */

@@ -35,6 +35,16 @@ export class ChainedGrounder implements Grounder {
     return { found: false, source: this.chain.length ? 'chain' : 'none', reason: reasons.join('; ') || 'no grounder is configured' };
   }
 
+  /** The first grounder of the chain that reads some text in the window answers. */
+  async readText(ctx: GroundingContext): Promise<string> {
+    for (const g of this.chain) {
+      if (!g.readText || ctx.signal?.aborted) continue;
+      const text = await g.readText(ctx).catch(() => '');
+      if (text.trim()) return text;
+    }
+    return '';
+  }
+
   /** The first grounder of the chain that can read the window's accessibility tree answers. */
   async inspect(query: { name: string; role?: string }, ctx: Omit<GroundingContext, 'screenshot'>): Promise<InspectResult> {
     const reasons: string[] = [];

@@ -100,6 +100,15 @@ export class TesseractOcrGrounder implements Grounder {
     };
   }
 
+  async readText(ctx: GroundingContext): Promise<string> {
+    const shot = decodePng(ctx.screenshot.png);
+    const lines = new Map<number, string[]>();
+    for (const w of await this.readImageWords(shot, searchRegion(ctx, shot, this.o.displayScale))) {
+      lines.set(w.line, [...(lines.get(w.line) ?? []), w.text]);
+    }
+    return [...lines.values()].map((words) => words.join(' ')).join('\n');
+  }
+
   /** Stops the OCR worker (it keeps the process alive otherwise). */
   async close(): Promise<void> {
     const w = this.worker;

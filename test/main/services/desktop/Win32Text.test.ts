@@ -46,6 +46,7 @@ function fakeUser32(over: Partial<User32> = {}): User32 {
     waitForInputIdle: async () => 'idle',
     requestClose: () => undefined,
     keyFocus: async (h) => h,
+    owner: () => 0,
     readClipboard: async () => '',
     writeClipboard: async () => undefined,
     ...over,

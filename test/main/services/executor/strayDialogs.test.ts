@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import type { Grounder } from '../../../../src/shared/ports/grounding';
+import { libraryOf, testExecutor } from '../../../helpers/executor';
+import { fakeDesktop, win } from '../../../helpers/fakeDesktop';
+
+const APP = `
+kind: app
+id: ed
+name: ed
+platforms: [linux]
+launch: { command: ed }
+windows: { process: '^ed$', title: ' - ed$' }
+interruptions:
+  - { id: reload, title: '^Reload\\?$', keys: [[Enter]], why: keeps the file on disk }
+`;
+/** Opens a file: Enter in the Open box, then the wait for the document's title. */
+const OPEN = `
+kind: skill
+id: ed.open
+app: ed
+description: open
+intents: [open]
+graph:
+  start: focus
+  nodes:
+    focus: { action: focus_window, next: enter }
+    enter: { action: key, key: Enter, next: opened }
+    opened: { action: wait_until, condition: { kind: window_title, pattern: '^a.txt - ed$' }, timeoutMs: 6000, next: done }
+    done: { terminal: success }
+`;
+
+const dialog = (id: string, title: string) => ({ ...win(id, title, 'ed'), dialog: true });
+
+/** ed with its document window; Enter brings up `answer` (a dialog, or the opened document). */
+function setup(answer: ReturnType<typeof win>, grounder?: Grounder) {
+  const fake = fakeDesktop({ windows: [win('w', 'untitled - ed', 'ed')] });
+  fake.hooks.beforeInput = (call) => {
+    if (call.op === 'key' && call.key === 'Enter') fake.windows.push(answer);
+  };
+  const exec = testExecutor({ library: libraryOf(APP, OPEN), desktop: fake.desktop, ...(grounder && { grounder }) });
+  return () => exec.run({ skill: 'ed.open', app: 'ed' });
+}
+
+const reading = (text: string): Grounder => ({
+  locate: async () => ({ found: false, reason: 'no', source: 'test' }),
+  readText: async () => text,
+});
+
+describe('src/main/services/executor/strayDialogs', () => {
+  it('fails a wait at once on a dialog the skill does not expect, naming it and quoting its text', async () => {
+    const run = setup(dialog('e', 'File not found'), reading('a.txt\nFile not found.\nCheck the file name and try again.'));
+    const t0 = Date.now();
+    const r = await run();
+    expect(r.status).toBe('failed');
+    expect(r.error?.code).toBe('dialog.unexpected');
+    expect(r.error?.message).toContain('"File not found", which reads: "a.txt / File not found. / Check the file name and try again."');
+    expect(r.error?.message).toContain('while waiting for a window titled /^a.txt - ed$/');
+    // Not the wait's 6 s: the dialog's grace period.
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    expect(r.steps.at(-1)).toMatchObject({ nodeId: 'opened', outcome: 'failed' });
+  });
+
+  it('names the dialog without its text when nothing can read it', async () => {
+    const r = await setup(dialog('e', 'Error'))();
+    expect(r.error?.message).toMatch(/shows a dialog this skill does not expect, "Error", while waiting/);
+  });
+
+  it('waits on past the app known interruptions and windows that are not dialogs', async () => {
+    const known = await setup({ ...dialog('r', 'Reload?') })();
+    expect(known.error?.code).toBe('wait.timeout');
+  }, 20_000);
+
+  it('passes when the awaited window comes, whether or not it is a dialog', async () => {
+    expect((await setup(dialog('d', 'a.txt - ed'))()).status).toBe('succeeded');
+    expect((await setup(win('d', 'a.txt - ed', 'ed'))()).status).toBe('succeeded');
+  });
+});
