@@ -55,9 +55,14 @@ export type UiState = (typeof UI_STATES)[number];
 export const TimeoutMsSchema = z.number().int().positive().max(600_000);
 
 export const WaitConditionSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('window_title'), pattern: z.string() }).strict(),
-  /** No window (of the step's app, when it has one) is titled /pattern/ any more: a dialog closed. */
-  z.object({ kind: z.literal('window_gone'), pattern: z.string() }).strict(),
+  /**
+   * A window (of the step's app, when it has one) is titled /pattern/. With `current`, only the
+   * window the skill works in (the last window it focused or waited for that is no dialog) counts:
+   * an app may show the same title in two windows.
+   */
+  z.object({ kind: z.literal('window_title'), pattern: z.string(), current: z.boolean().optional() }).strict(),
+  /** No window (of the step's app, when it has one) is titled /pattern/ any more: a dialog closed. With `current`, the window the skill works in is not. */
+  z.object({ kind: z.literal('window_gone'), pattern: z.string(), current: z.boolean().optional() }).strict(),
   /** The file exists; `present: false`: it does not (an older output deleted before a new one is awaited). */
   z.object({ kind: z.literal('file_exists'), path: z.string(), present: z.boolean().optional() }).strict(),
   z.object({ kind: z.literal('text_visible'), text: z.string() }).strict(),

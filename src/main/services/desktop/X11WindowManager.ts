@@ -27,6 +27,9 @@ export interface X11WindowManagerOptions {
  * Without a window manager it falls back to the mapped top-level windows and plain X focus.
  * Ids are hexadecimal X window ids (`0x00c00001`), as `wmctrl -l` prints them.
  */
+/** How long the focus must stay in a window before keys are sent to it. */
+const STEADY_FOCUS_MS = 150;
+
 export class X11WindowManager implements WindowManager {
   private readonly focusTimeoutMs: number;
 
@@ -62,11 +65,17 @@ export class X11WindowManager implements WindowManager {
     const clients = await this.clientIds();
     if (!clients.includes(wid)) throw new DesktopError('window.not_found', `No window \`${id}\` on ${this.x.display}; it may have closed`);
     const deadline = Date.now() + this.focusTimeoutMs;
+    let since: number | undefined;
     for (let attempt = 0; Date.now() < deadline; attempt++) {
-      if (attempt % 10 === 0) await this.requestFocus(wid);
+      if (attempt % 10 === 0 && since === undefined) await this.requestFocus(wid);
       await sleep(30);
-      if ((await this.activeId()) === wid && (await this.focusIsWithin(wid))) return;
+      const focused = (await this.activeId()) === wid && (await this.focusIsWithin(wid));
+      since = focused ? (since ?? Date.now()) : undefined;
+      // Held for a moment: the program has had its focus-in (a GTK file dialog selects the stem of
+      // the name it shows then; keys sent before it land in a field that is rearranged after them).
+      if (since !== undefined && Date.now() - since >= STEADY_FOCUS_MS) return;
     }
+    if (since !== undefined) return;
     throw new DesktopError(
       'window.focus_failed',
       `Window \`${id}\` did not get the focus within ${this.focusTimeoutMs} ms (a modal dialog may be holding it)`,

@@ -134,6 +134,7 @@ export class GraphExecutor {
       initialWindowIds: new Set(dryRun ? [] : (await this.deps.desktop.windows.list()).map((w) => w.id)),
       seenWindowIds: new Set(),
       lookedAtWindowIds: new Set(),
+      workWindow: new Map(),
       ...(request.signal && { signal: request.signal }),
     };
     const ctx: RunCtx = { runId, world, steps, request, emit };

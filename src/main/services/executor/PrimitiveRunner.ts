@@ -24,6 +24,8 @@ export interface RunWorld {
   signal?: AbortSignal;
   /** The window a skill last waited for or focused, per app. */
   currentWindow: Map<string, WindowInfo>;
+  /** The last of those that is no dialog, per app: the window the skill works in (`current` conditions). */
+  workWindow: Map<string, WindowInfo>;
   /** Window ids present when the run began: new windows are preferred when waiting. */
   initialWindowIds: Set<string>;
   /** Window ids the run has focused or waited for so far: `fresh` waits look past them. */
@@ -75,7 +77,7 @@ export class PrimitiveRunner {
             `No window of \`${a.id}\`${p.title ? ` titled /${p.title}/` : ''} to focus; is the app running?`,
           );
         await desktop.windows.focus(win.id);
-        world.currentWindow.set(a.id, win);
+        holdWindow(world, a.id, win);
         world.seenWindowIds.add(win.id);
         return undefined;
       }
@@ -101,7 +103,7 @@ export class PrimitiveRunner {
             `No window of \`${a.id}\`${p.title ? ` titled /${p.title}/` : ''} appeared within ${timeout} ms; ${await this.shownWindows(a)}`,
           );
         await desktop.windows.focus(win.id);
-        world.currentWindow.set(a.id, win);
+        holdWindow(world, a.id, win);
         world.seenWindowIds.add(win.id);
         return undefined;
       }
@@ -242,20 +244,34 @@ export class PrimitiveRunner {
     world: RunWorld,
   ): Promise<{ ok: boolean; unknown?: string }> {
     let unknown: string | undefined;
+    let absent = false;
     const titled = c.kind === 'window_title' || c.kind === 'window_gone' ? new RegExp(c.pattern, 'u') : undefined;
     const strays = app && this.strayWatch(app, world, (w) => titled?.test(w.title) ?? false, { what: describeCondition(c) });
-    const check = async () => {
+    const check = async (): Promise<true | undefined> => {
+      unknown = undefined;
+      absent = false;
       try {
-        unknown = undefined;
         if (await this.holds(c, app, world)) return true;
       } catch (err) {
         if (!(err instanceof ConditionUnknown)) throw err;
         unknown = err.message;
+        absent = err instanceof ElementAbsent;
       }
       await strays?.check();
       return undefined;
     };
     let ok = await this.poll(timeoutMs, world.signal, check);
+    // The element whose state is asked may come later than its state would change (a dialog's box
+    // before its tree is published): while it is not there the wait goes on, within
+    // ELEMENT_APPEAR_MS, and once it is, its state is judged within the step's own timeout.
+    if (!ok && absent) {
+      let held = false;
+      await this.poll(ELEMENT_APPEAR_MS, world.signal, async () => {
+        held = (await check()) === true;
+        return held || !absent ? true : undefined;
+      });
+      ok = held ? true : absent ? undefined : await this.poll(timeoutMs, world.signal, check);
+    }
     // A check that could not be made may have used up the time: one more decides.
     if (!ok && unknown !== undefined) ok = await check();
     return { ok: ok === true, ...(unknown !== undefined && { unknown }) };
@@ -268,8 +284,16 @@ export class PrimitiveRunner {
       case 'window_title':
       case 'window_gone': {
         const re = new RegExp(c.pattern, 'u');
+        const current = c.current && app ? world.workWindow.get(app.id)?.id : undefined;
+        if (c.current && !current)
+          throw new StepFailure(
+            'window.not_found',
+            `${describeCondition(c)}: the skill has no window in hand; focus or wait for one first`,
+          );
         const wins = await this.deps.desktop.windows.list();
-        const matching = wins.filter((w) => (!app || windowBelongsToApp(w, app.profile.windows)) && re.test(w.title));
+        const matching = wins.filter(
+          (w) => (!app || windowBelongsToApp(w, app.profile.windows)) && (!current || w.id === current) && re.test(w.title),
+        );
         // The skill knows these windows: a dialog it checked for is not one it does not expect.
         for (const w of matching) world.lookedAtWindowIds.add(w.id);
         return c.kind === 'window_title' ? matching.length > 0 : matching.length === 0;
@@ -328,6 +352,9 @@ export class PrimitiveRunner {
         if (!r.supported && r.retry) throw new ConditionUnknown(r.reason);
         // Pixels cannot tell whether a box is checked: without a tree the condition cannot be judged.
         if (!r.supported) throw new StepFailure('condition.unsupported', `${describeCondition(c)} cannot be checked here: ${r.reason}`);
+        // A state of an element not shown yet (a dialog's box before its tree is published) cannot be told.
+        if (c.state && r.elements.length === 0 && (c.present ?? true))
+          throw new ElementAbsent(`no element named \`${c.name}\`${c.role ? ` (${c.role})` : ''} is there yet`);
         const verdicts = r.elements.map((e) => hasState(e, c.state));
         if (verdicts.length > 0 && verdicts.every((v) => v === undefined))
           throw new StepFailure(
@@ -452,8 +479,20 @@ export class PrimitiveRunner {
   }
 }
 
+/** The window a step focused or waited for is the one in hand; a main window is also the one the skill works in. */
+function holdWindow(world: RunWorld, app: string, win: WindowInfo): void {
+  world.currentWindow.set(app, win);
+  if (!win.dialog) world.workWindow.set(app, win);
+}
+
 /** A condition that could not be checked this time, though it may be the next (see `InspectResult.retry`). */
 class ConditionUnknown extends Error {}
+
+/** The element whose state a condition asks about is not in the tree (yet). */
+class ElementAbsent extends ConditionUnknown {}
+
+/** How long a wait on an element's state waits for the element itself to appear. */
+const ELEMENT_APPEAR_MS = 10_000;
 
 function requireApp(app: FrameApp | undefined, action: string): FrameApp {
   if (!app) throw new StepFailure('dispatch.no_app', `\`${action}\` needs an app; run the skill with --app or from an app implementation`);
@@ -475,9 +514,9 @@ function describeCondition(c: WaitCondition): string {
     case 'file_exists':
       return `File \`${c.path}\` ${c.present === false ? 'is gone' : 'exists'}`;
     case 'window_title':
-      return `A window titled /${c.pattern}/`;
+      return c.current ? `The window in hand titled /${c.pattern}/` : `A window titled /${c.pattern}/`;
     case 'window_gone':
-      return `No window titled /${c.pattern}/ left`;
+      return c.current ? `The window in hand no longer titled /${c.pattern}/` : `No window titled /${c.pattern}/ left`;
     case 'text_visible':
       return `Text \`${c.text}\` visible`;
     case 'text_gone':

@@ -43,7 +43,9 @@ export class StrayDialogWatch {
     for (const w of strays) {
       const since = this.firstSeen.get(w.id) ?? now;
       this.firstSeen.set(w.id, since);
-      if (now - since >= STRAY_DIALOG_MS) throw await this.failure(w);
+      if (now - since < STRAY_DIALOG_MS) continue;
+      const failure = await this.failure(w);
+      if (failure) throw failure;
     }
   }
 
@@ -51,10 +53,16 @@ export class StrayDialogWatch {
     const { world, app } = this;
     if (!w.dialog || world.initialWindowIds.has(w.id) || world.seenWindowIds.has(w.id) || world.lookedAtWindowIds.has(w.id)) return false;
     if (!windowBelongsToApp(w, app.profile.windows) || this.expected(w)) return false;
-    return !app.profile.interruptions.some((i) => new RegExp(i.title, 'u').test(w.title));
+    // An interruption known by its title alone; one that also needs its text is judged when read.
+    return !app.profile.interruptions.some((i) => i.text === undefined && new RegExp(i.title, 'u').test(w.title));
   }
 
-  private async failure(w: WindowInfo): Promise<StepFailure> {
+  private async failure(w: WindowInfo): Promise<StepFailure | undefined> {
+    if (await this.isInterruption(w)) {
+      // The app's known interruption: the next step that sends it input answers it.
+      this.world.lookedAtWindowIds.add(w.id);
+      return undefined;
+    }
     const text = await this.readText(w);
     return new StepFailure(
       'dialog.unexpected',
@@ -62,6 +70,19 @@ export class StrayDialogWatch {
         text ? `, which reads: ${JSON.stringify(text)}` : ''
       }, while waiting for ${this.waitingFor.charAt(0).toLowerCase()}${this.waitingFor.slice(1)}. Answer or close it, then run the skill again.`,
     );
+  }
+
+  /** Whether the dialog is one of the app's interruptions known by title and text (the text found as a label is). */
+  private async isInterruption(w: WindowInfo): Promise<boolean> {
+    const grounder = this.deps.grounder;
+    for (const i of this.app.profile.interruptions) {
+      if (i.text === undefined || !new RegExp(i.title, 'u').test(w.title) || !grounder) continue;
+      const hit = await grounder
+        .locate({ kind: 'text', text: i.text }, { screenshot: await this.deps.desktop.screen.capture(w.bounds), window: w })
+        .catch(() => undefined);
+      if (hit?.found) return true;
+    }
+    return false;
   }
 
   /** The dialog's text, as the grounder reads it (OCR of its window), within READ_TEXT_MS; '' when it cannot. */

@@ -136,6 +136,53 @@ describe('src/main/services/executor/PrimitiveRunner (content, JSON and accessib
     expect(r.error).toMatch(/did not hold within 30 ms \(last check: reading the accessibility tree took longer than 10000 ms\)/);
   });
 
+  it('judges the state of an element once it is there, when it comes later than the wait would end', async () => {
+    let since = Date.now();
+    // The dialog's tree is published 200 ms on, after the 30 ms wait: its box is unchecked.
+    const late: Grounder = {
+      locate: async () => ({ found: false, reason: 'not used', source: 'test' }),
+      inspect: async () => ({
+        supported: true,
+        source: 'test',
+        elements: Date.now() - since < 200 ? [] : [{ name: 'Use regular expressions', role: 'check box', states: [] }],
+      }),
+    };
+    expect((await check('{ kind: ui_element, name: Use regular expressions, state: unchecked }', { grounder: late })).ok).toBe(true);
+    since = Date.now();
+    // There, but in the other state: the wait fails within its own timeout once the box is read.
+    const r = await check('{ kind: ui_element, name: Use regular expressions, state: checked }', { grounder: late });
+    expect(r.ok).toBe(false);
+    expect(r.error).toMatch(/checked did not hold within 30 ms$/);
+  });
+
+  it('waits on the window the skill works in when the condition says `current`, whatever other windows show', async () => {
+    // The same picture in two windows; closing it in the one in hand leaves the other as it was.
+    const run = async (current: boolean) => {
+      const fake = fakeDesktop({ windows: [win('w1', 'pic - ed', 'ed'), win('w2', 'pic - ed', 'ed')] });
+      fake.hooks.beforeInput = (call) => {
+        if (call.op === 'hotkey') fake.windows.find((w) => w.id === 'w2')!.title = 'ed';
+      };
+      const close = `
+kind: skill
+id: ed.close
+app: ed
+description: close
+intents: [close]
+graph:
+  start: focus
+  nodes:
+    focus: { action: focus_window, next: close }
+    close: { action: hotkey, keys: [Control, w], next: gone }
+    gone: { action: wait_until, condition: { kind: window_gone, pattern: '^pic - ed$', current: ${current} }, timeoutMs: 30, next: done }
+    done: { terminal: success }
+`;
+      return testExecutor({ library: libraryOf(APP, close), desktop: fake.desktop }).run({ skill: 'ed.close', app: 'ed' });
+    };
+    expect((await run(true)).status).toBe('succeeded');
+    expect((await run(false)).error?.message).toMatch(/No window titled \/\^pic - ed\$\/ left did not hold/);
+    expect((await check("{ kind: window_title, pattern: 'ed$', current: true }")).error).toMatch(/the skill has no window in hand/);
+  });
+
   it('reads a registry value by key and name, any spelling of its root, and says so where there is no registry', async () => {
     const registry = {
       'HKEY_CURRENT_USER\\Software\\SkillDesk\\Answer': { type: 'REG_DWORD', data: '42' },

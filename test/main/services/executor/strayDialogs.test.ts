@@ -12,6 +12,7 @@ launch: { command: ed }
 windows: { process: '^ed$', title: ' - ed$' }
 interruptions:
   - { id: reload, title: '^Reload\\?$', keys: [[Enter]], why: keeps the file on disk }
+  - { id: recovery, title: '^Ed$', text: did not end normally, keys: [[Enter]], why: restores the text }
 `;
 /** Opens a file: Enter in the Open box, then the wait for the document's title. */
 const OPEN = `
@@ -41,8 +42,12 @@ function setup(answer: ReturnType<typeof win>, grounder?: Grounder) {
   return () => exec.run({ skill: 'ed.open', app: 'ed' });
 }
 
+/** A grounder that reads `text` in any window, and finds a label when the text holds it. */
 const reading = (text: string): Grounder => ({
-  locate: async () => ({ found: false, reason: 'no', source: 'test' }),
+  locate: async (t) =>
+    t.kind === 'text' && text.includes(t.text)
+      ? { found: true, point: { x: 1, y: 1 }, confidence: 1, source: 'test' }
+      : { found: false, reason: 'no', source: 'test' },
   readText: async () => text,
 });
 
@@ -67,6 +72,14 @@ describe('src/main/services/executor/strayDialogs', () => {
 
   it('waits on past the app known interruptions and windows that are not dialogs', async () => {
     const known = await setup({ ...dialog('r', 'Reload?') })();
+    expect(known.error?.code).toBe('wait.timeout');
+  }, 20_000);
+
+  it('tells an interruption known by its title and text from another dialog with the same title', async () => {
+    const other = await setup(dialog('e', 'Ed'), reading('The document is not UTF-8 valid'))();
+    expect(other.error?.code).toBe('dialog.unexpected');
+    expect(other.error?.message).toContain('"Ed", which reads: "The document is not UTF-8 valid"');
+    const known = await setup(dialog('e', 'Ed'), reading('The previous session did not end normally'))();
     expect(known.error?.code).toBe('wait.timeout');
   }, 20_000);
 
