@@ -11,6 +11,7 @@ import { registerRunCommand } from './commands/run';
 import { registerServeCommand } from './commands/serve';
 import { registerRunsCommands } from './commands/runs';
 import { registerSkillsCommands } from './commands/skills';
+import { registerSynthesizeCommand } from './commands/synthesize';
 import { configureDesktopHostCommand, DESKTOP_TOKEN_ENV, readSecretFile } from './commands/desktopHost';
 import type { RemoteDesktopOptions } from '../services/desktopHost';
 import { readFileSync } from 'node:fs';
@@ -54,6 +55,7 @@ export function buildProgram(output: Output = stdio, state = { exitCode: 0 }): {
   registerRunCommand(program, ctx);
   registerRunsCommands(program, ctx);
   registerRetrieveCommand(program, ctx);
+  registerSynthesizeCommand(program, ctx);
   registerAgentCommands(program, ctx);
   registerPermissionsCommands(program, ctx);
   registerAuditCommands(program, ctx);

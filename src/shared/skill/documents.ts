@@ -140,6 +140,11 @@ export const AppDocSchema = z
       ),
     implements: z.array(z.string().regex(/^[A-Z][A-Za-z0-9]*$/)).default([]),
     /**
+     * How the app writes plain-text files: `final_newline` when every file it saves ends with a
+     * line break it adds (Geany's default), so what a task expects on disk can be told.
+     */
+    text_files: z.object({ final_newline: z.boolean() }).strict().optional(),
+    /**
      * Windows the app puts in the way (crash recovery, first-run and "what's new" screens...) and
      * how a careful user answers them without losing data. Before a step sends input to the app,
      * the executor answers any of them that is open: it focuses the window and presses `keys`,

@@ -11,3 +11,4 @@ export * from './library';
 export * from './tasks';
 export * from './liveTests';
 export * from './states';
+export * from './synthesis';

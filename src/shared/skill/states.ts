@@ -29,8 +29,16 @@ export const FACT_KINDS = {
   document_modified: { scope: 'app', params: [], description: 'the open document has changes not saved yet' },
   selection_present: { scope: 'app', params: [], description: 'something is selected in the focused document or view' },
   dialog_open: { scope: 'app', params: ['title'], description: 'a dialog (titled `title`, when given) is open' },
+  window_title: { scope: 'app', params: ['value'], description: 'the title of the app window in front contains `value`' },
   cell_value: { scope: 'app', params: ['cell', 'value'], description: 'a spreadsheet cell holds a value' },
   file_exists: { scope: 'world', params: ['path'], required: ['path'], description: 'a file is at `path`' },
+  folder_exists: { scope: 'world', params: ['path'], required: ['path'], description: 'a folder is at `path`' },
+  image_size: {
+    scope: 'world',
+    params: ['path', 'value'],
+    required: ['path'],
+    description: 'the image at `path` is `value` (WIDTHxHEIGHT) pixels',
+  },
   file_content: {
     scope: 'world',
     params: ['path', 'value'],

@@ -1,13 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { expect, it } from 'vitest';
 import type { Core } from '../../../src/main/core/Core';
 import { loadLibrary } from '../../../src/main/services/library/YamlLibraryLoader';
 import type { RegistryValue } from '../../../src/shared/ports/desktop';
 import type { LiveExpect, LiveTestsDoc, SkillLibrary } from '../../../src/shared/skill';
 import { killApps } from '../skills/liveCore';
+import { launchedProgram, testDesktopPath } from '../../../src/main/services/synthesis/AppIsolation';
 import { waitFor } from './desktop';
 
 /**
@@ -21,7 +22,7 @@ export function defineLiveTests(library: SkillLibrary, doc: LiveTestsDoc, lane: 
       test.name,
       async () => {
         for (const p of killPatterns(library, doc)) await lane.kill(p);
-        for (const path of doc.clean) rmSync(xdgPath(path), { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+        for (const path of doc.clean) rmSync(testDesktopPath(path), { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
         for (const key of doc.clean_registry) await laneRegistry(lane).deleteKey(key);
         const dir = mkdtempSync(join(tmpdir(), `skilldesk-${doc.app}-`));
         for (const d of test.dirs) mkdirSync(join(dir, d), { recursive: true });
@@ -115,22 +116,7 @@ export function desktopLane(core: (approve: boolean) => Core): LiveLane {
 
 /** What ends the app before a test: the file's `kill`, else its launch command (the program, for `wine prog.exe`). */
 export function killPatterns(library: SkillLibrary, doc: LiveTestsDoc): string[] {
-  if (doc.kill) return doc.kill;
-  const launch = library.apps.get(doc.app)?.launch;
-  if (!launch) return [];
-  return [basename(launch.command) === 'wine' && launch.args[0] ? launch.args[0] : launch.command];
-}
-
-/** `config/x` inside XDG_CONFIG_HOME (likewise data/, cache/), which the test desktop sets; never the real home. */
-function xdgPath(path: string): string {
-  const [kind, ...rest] = path.split('/');
-  const variable = { config: 'XDG_CONFIG_HOME', data: 'XDG_DATA_HOME', cache: 'XDG_CACHE_HOME' }[kind as 'config' | 'data' | 'cache'];
-  const base = process.env[variable];
-  if (!base?.startsWith('/tmp/'))
-    throw new Error(
-      `${variable} is not the test desktop's (${base ?? 'unset'}); start it with scripts/test-desktop.sh to clean \`${path}\``,
-    );
-  return join(base, ...rest);
+  return doc.kill ?? launchedProgram(library, doc.app);
 }
 
 function withDir(value: unknown, dir: string): unknown {

@@ -68,6 +68,40 @@ describe('src/main/cli', () => {
     expect(bad.err).toContain('No app `nope`');
   });
 
+  it('synthesizes the same tasks for the same seed, keeps them, and finds a kept task to replay', async () => {
+    const args = [
+      'synthesize',
+      '--count',
+      '4',
+      '--seed',
+      '9',
+      '--app',
+      'mousepad',
+      '--app',
+      'xterm',
+      '--dir',
+      '/tmp/skilldesk-cli-tasks',
+      '--json',
+    ];
+    const first = JSON.parse((await cli(...args)).out) as {
+      tasks: { id: string; apps: string[]; check: unknown[] }[];
+      space: { walks: string };
+    };
+    expect(first.tasks.map((t) => t.id)).toEqual(['s9-0000', 's9-0001', 's9-0002', 's9-0003']);
+    expect(new Set(first.tasks.map((t) => t.apps[0]))).toEqual(new Set(['mousepad', 'xterm']));
+    expect(BigInt(first.space.walks)).toBeGreaterThan(0n);
+    expect(JSON.parse((await cli(...args)).out)).toEqual(first);
+    const kept = JSON.parse(await readFile(join(process.env.TEST_DATA_DIR!, 'tasks', 's9-0001.json'), 'utf8')) as unknown;
+    expect(kept).toEqual(first.tasks[1]);
+    const text = await cli('synthesize', '--count', '2', '--seed', '9', '--app', 'mousepad');
+    expect(text.out).toMatch(/skill sequences of 2 to 8 steps/);
+    expect((await cli('synthesize', '--count', '-1')).err).toMatch(/Expected `--count` to be an integer >= 0, got `-1`/);
+    expect((await cli('synthesize', '--app', 'nope')).err).toMatch(/No app `nope`/);
+    const missing = await cli('synthesize', '--replay', 'nonsense');
+    expect(missing.code).toBe(1);
+    expect(missing.err).toMatch(/a task id looks like s1-0042/);
+  });
+
   it('validates the shipped library with exit 0 and a broken copy with file:line: field', async () => {
     expect((await cli('skills', 'validate')).code).toBe(0);
     const dir = await mkdtemp(join(tmpdir(), 'skilldesk-broken-'));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateArithmetic } from '../../bench/reliability.bench';
+import { evaluateArithmetic } from '../../../../src/shared/skill/synthesis/arithmetic';
 
-describe('bench/reliability.bench (the calculator verifier)', () => {
+describe('src/shared/skill/synthesis/arithmetic', () => {
   it('evaluates the Calculator domain with the usual precedence', () => {
     expect(evaluateArithmetic('398 - 174 * sqrt(505)')).toBeCloseTo(398 - 174 * Math.sqrt(505), 12);
     expect(evaluateArithmetic('(1 + 2) * 3')).toBe(9);
