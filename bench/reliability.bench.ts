@@ -13,6 +13,9 @@
  *   live apps below);
  * - BENCH_DIRTY=1: before each task, the same task runs half way and its apps are killed, leaving
  *   their recovery files: the score must not change (interruption handling is measured);
+ * - BENCH_AGENT=1: the same tasks' instructions go to the agent (the offline planner: it plans
+ *   from the words alone) instead of their skills; the same checks measure end-to-end success,
+ *   apart from skill success, as the CUA-Skill paper separates them;
  * - BENCH_FRESH=1: start over instead of resuming the run of the same seed, count and apps.
  * Results: bench/results/reliability.{json,md,svg}; the run's task results (one JSON line each,
  * so an interrupted run resumes) and each failure (task JSON, outcome, screenshot) under
@@ -34,7 +37,10 @@ import {
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createNodeCore } from '../src/main/core/createNodeCore';
-import { resetApps, TaskRunner } from '../src/main/services/synthesis';
+import { composeAgent } from '../src/main/core/agent';
+import type { Core } from '../src/main/core/Core';
+import type { Agent } from '../src/main/services/agent';
+import { describeCheck, prepareTaskFolder, resetApps, TaskChecker, TaskRunner, type TaskOutcome } from '../src/main/services/synthesis';
 import { primitiveCount, synthesizeTasks, type SkillLibrary, type SynthesizedTask } from '../src/shared/skill';
 import { markdownTable, reliabilityReport, successChart, type AppSkills, type TaskResult } from './reliabilityReport';
 
@@ -60,6 +66,7 @@ const COUNT = Number(process.env.BENCH_TASKS ?? 300);
 const SEED = Number(process.env.BENCH_SEED ?? 1);
 const APPS = process.env.BENCH_APPS ? process.env.BENCH_APPS.split(',').filter(Boolean) : LIVE_APPS;
 const DIRTY = process.env.BENCH_DIRTY === '1';
+const AGENT = process.env.BENCH_AGENT === '1';
 const ROOT = resolve(__dirname, 'results');
 const TASK_ROOT = join(tmpdir(), 'skilldesk-bench-tasks');
 
@@ -108,8 +115,16 @@ async function main() {
   try {
     const { library } = await core.loadLibrary();
     const { tasks, space } = synthesizeTasks(library, { apps: APPS, count: COUNT, seed: SEED, tempDir: TASK_ROOT });
-    const runDir = join(ROOT, `reliability-run-${SEED}-${COUNT}${DIRTY ? '-dirty' : ''}`);
-    const meta = { seed: SEED, count: COUNT, apps: APPS, dirty: DIRTY, library: libraryDigest(resolve(__dirname, '../skills')) };
+    const mode = `${DIRTY ? '-dirty' : ''}${AGENT ? '-agent' : ''}`;
+    const runDir = join(ROOT, `reliability-run-${SEED}-${COUNT}${mode}`);
+    const meta = {
+      seed: SEED,
+      count: COUNT,
+      apps: APPS,
+      dirty: DIRTY,
+      agent: AGENT,
+      library: libraryDigest(resolve(__dirname, '../skills')),
+    };
     const metaFile = join(runDir, 'meta.json');
     if (process.env.BENCH_FRESH === '1' || !existsSync(metaFile) || readFileSync(metaFile, 'utf8') !== JSON.stringify(meta)) {
       rmSync(runDir, { recursive: true, force: true });
@@ -126,6 +141,7 @@ async function main() {
     const done = new Set(results.map((r) => r.id));
     if (done.size) process.stderr.write(`reliability: resuming ${runDir}: ${done.size} of ${tasks.length} tasks done\n`);
     const runner = new TaskRunner(core, library);
+    const agent = AGENT ? (await composeAgent(core, { overrides: { offline: true } })).agent : undefined;
     const started = Date.now();
     let ran = 0;
     for (const task of tasks) {
@@ -136,7 +152,7 @@ async function main() {
         await runner.run(task, { steps: Math.ceil(task.steps.length / 2) });
         resetApps(library, task.apps, { keepState: true });
       }
-      const outcome = await runner.run(task);
+      const outcome = agent ? await agentOutcome(task, agent, core, library) : await runner.run(task);
       const result = resultOf(task, outcome);
       if (!outcome.ok) keepFailure(runDir, task, outcome, result);
       appendFileSync(resultsFile, `${JSON.stringify(result)}\n`);
@@ -146,13 +162,22 @@ async function main() {
     }
     resetApps(library, APPS, { keepState: DIRTY });
     const report = reliabilityReport(results, appSkills(library, APPS));
-    const title = `Skill reliability: ${report.overall.tasks} synthesized tasks, seed ${SEED}${DIRTY ? ', after a killed run' : ''}`;
-    const suffix = DIRTY ? '-dirty' : '';
+    const title = `${AGENT ? 'Agent (offline planner) success' : 'Skill reliability'}: ${report.overall.tasks} synthesized tasks, seed ${SEED}${DIRTY ? ', after a killed run' : ''}`;
+    const suffix = mode;
     writeFileSync(join(ROOT, `reliability${suffix}.md`), markdownTable(report));
     writeFileSync(join(ROOT, `reliability${suffix}.svg`), successChart(report, title));
     console.log(
       JSON.stringify(
-        { benchmark: 'reliability', date: new Date().toISOString(), seed: SEED, tasksAsked: COUNT, dirty: DIRTY, space, ...report },
+        {
+          benchmark: 'reliability',
+          date: new Date().toISOString(),
+          seed: SEED,
+          tasksAsked: COUNT,
+          dirty: DIRTY,
+          agent: AGENT,
+          space,
+          ...report,
+        },
         null,
         2,
       ),
@@ -163,7 +188,40 @@ async function main() {
   process.exit(0);
 }
 
-function resultOf(task: SynthesizedTask, outcome: Awaited<ReturnType<TaskRunner['run']>>): TaskResult {
+/**
+ * The task reached through the agent: its instruction alone, planned by the offline planner (from
+ * the words, with no access to the task's steps), then the task's own checks. What steps return is
+ * compared in the order the agent ran them.
+ */
+async function agentOutcome(task: SynthesizedTask, agent: Agent, core: Core, library: SkillLibrary): Promise<TaskOutcome> {
+  const started = performance.now();
+  await prepareTaskFolder(task);
+  const report = await agent.run(task.instruction, { maxSteps: task.steps.length + 4 });
+  const runs = report.steps.flatMap((s) => (s.run ? [s.run] : []));
+  const checks = await new TaskChecker(await core.desktop(), library).check(task.check, runs);
+  const failedRun = report.steps.find((s) => s.run && s.run.status !== 'succeeded')?.run;
+  const failedCheck = checks.find((c) => !c.ok);
+  const failure =
+    report.outcome !== 'finished'
+      ? { step: report.steps.length, skill: failedRun?.skillId ?? '(agent)', message: `${report.outcome}: ${report.message}` }
+      : failedCheck
+        ? {
+            step: task.steps.length,
+            skill: '(check)',
+            message: `${describeCheck(failedCheck)} failed: found ${failedCheck.found ?? 'nothing'}`,
+          }
+        : undefined;
+  return {
+    id: task.id,
+    ok: !failure,
+    ms: Math.round(performance.now() - started),
+    steps: runs.map((r) => ({ skill: r.skillId, app: r.app ?? '', runId: r.runId, status: r.status, ms: r.endedAt - r.startedAt })),
+    checks,
+    ...(failure && { failure }),
+  };
+}
+
+function resultOf(task: SynthesizedTask, outcome: TaskOutcome): TaskResult {
   return {
     id: task.id,
     app: task.apps[0]!,
@@ -178,7 +236,7 @@ function resultOf(task: SynthesizedTask, outcome: Awaited<ReturnType<TaskRunner[
 }
 
 /** A failed task stays reproducible: its JSON (for `synthesize --replay`), how it went, its screenshot. */
-function keepFailure(runDir: string, task: SynthesizedTask, outcome: Awaited<ReturnType<TaskRunner['run']>>, result: TaskResult): void {
+function keepFailure(runDir: string, task: SynthesizedTask, outcome: TaskOutcome, result: TaskResult): void {
   const dir = join(runDir, 'failures');
   const shot = outcome.failure?.screenshot;
   if (shot && existsSync(shot)) {

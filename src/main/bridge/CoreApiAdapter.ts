@@ -53,7 +53,7 @@ export class CoreApiAdapter implements CoreApi {
   }
 
   async composition() {
-    return compositionView((await this.o.core.loadLibrary()).library);
+    return compositionView((await this.o.core.loadLibrary()).library, await this.o.core.compositionGraph());
   }
 
   getSkill(id: string) {

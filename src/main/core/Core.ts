@@ -5,12 +5,14 @@ import type { Desktop } from '../../shared/ports/desktop';
 import type { Grounder } from '../../shared/ports/grounding';
 import type { ActionMediator } from '../../shared/ports/mediation';
 import type { RunDetail, RunResult, RunSummary } from '../../shared/run';
+import type { CompositionGraph } from '../../shared/skill';
 import { GraphExecutor, type RunJournal, type RunRequest } from '../services/executor';
 import type { LoadedLibrary } from '../services/library/YamlLibraryLoader';
 import type { StoreDb } from '../services/store';
 import { builtinSkillsDir, packageRoot } from './paths';
 import type { SessionGrants } from './permissions';
 import { skillReviews } from './reviews';
+import { storedCompositionGraph } from './composition';
 import { loadCheckedLibrary, saveUserSkill, type SkillSaveInput } from './skills';
 import { loadReliability, type ReliabilityFigures } from './reliability';
 
@@ -123,6 +125,11 @@ export class Core {
   }
 
   /** Runs a skill (live, or dry with the recording desktop). */
+  /** The composition graph (or the part touching `app`), from the store when there is one (rebuilt when the library changes). */
+  async compositionGraph(app?: string): Promise<CompositionGraph> {
+    return storedCompositionGraph((await this.loadLibrary()).library, this.options.db, app);
+  }
+
   async runSkill(request: RunRequest): Promise<RunResult> {
     const { library } = await this.loadLibrary();
     const desktop = request.dryRun ? await this.options.createDryRunDesktop() : await this.desktop();

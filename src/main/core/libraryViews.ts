@@ -10,7 +10,7 @@ import type {
 } from '../../shared/ipc';
 import {
   callEdges,
-  compositionGraph,
+  type CompositionGraph,
   graphPrimitives,
   splitRef,
   type LibraryProblem,
@@ -205,7 +205,7 @@ export function skillDetail(library: SkillLibrary, s: Skill, reliability?: Skill
 }
 
 /** Which skill calls which: the composition graph, with interface methods as the nodes calls land on. */
-export function compositionView(library: SkillLibrary): CompositionView {
+export function compositionView(library: SkillLibrary, graph: CompositionGraph): CompositionView {
   const nodes = new Map<string, CompositionView['nodes'][number]>();
   const edges: CompositionView['edges'] = [];
   for (const s of library.skills.values()) {
@@ -224,7 +224,7 @@ export function compositionView(library: SkillLibrary): CompositionView {
   }
   // May-follow edges between skills, merged over the apps they run on (a composite is one node here).
   const follow = new Map<string, CompositionView['mayFollow'][number]>();
-  for (const e of compositionGraph(library).mayFollow) {
+  for (const e of graph.mayFollow) {
     const key = `${e.from.skill}\n${e.to.skill}`;
     const seen = follow.get(key);
     if (!seen) follow.set(key, { from: e.from.skill, to: e.to.skill, facts: [...e.facts], acrossApps: e.acrossApps });

@@ -145,6 +145,11 @@ export const AppDocSchema = z
      */
     text_files: z.object({ final_newline: z.boolean() }).strict().optional(),
     /**
+     * Apps of one suite run in one process and share their open documents: opening a file another
+     * app of the suite has open brings that app's window up instead (LibreOffice).
+     */
+    suite: z.string().regex(IDENT).optional(),
+    /**
      * Windows the app puts in the way (crash recovery, first-run and "what's new" screens...) and
      * how a careful user answers them without losing data. Before a step sends input to the app,
      * the executor answers any of them that is open: it focuses the window and presses `keys`,

@@ -197,7 +197,12 @@ export function checkArg(name: string, spec: ArgSpec, raw: unknown, ctx: DomainC
   });
   switch (spec.type) {
     case 'enum': {
-      const hit = spec.values.find((v) => v === raw || String(v) === String(raw));
+      // As said in words too: "document start" is document_start.
+      const loose = (v: unknown) =>
+        String(v)
+          .toLowerCase()
+          .replace(/[\s-]+/g, '_');
+      const hit = spec.values.find((v) => v === raw || String(v) === String(raw)) ?? spec.values.find((v) => loose(v) === loose(raw));
       return hit === undefined ? fail(`one of ${spec.values.map((v) => `\`${v}\``).join(', ')}`) : { ok: true, value: hit };
     }
     case 'choice': {

@@ -9,6 +9,13 @@ describe('src/shared/skill/domains', () => {
     expect(checkArg('b', spec({ type: 'boolean' }), 'false')).toEqual({ ok: true, value: false });
   });
 
+  it('takes an option as said in words: case, spaces and hyphens aside', () => {
+    const to = spec({ type: 'enum', values: ['document_start', 'line_end'] });
+    expect(checkArg('to', to, 'document start')).toEqual({ ok: true, value: 'document_start' });
+    expect(checkArg('to', to, 'Line-End')).toEqual({ ok: true, value: 'line_end' });
+    expect(checkArg('to', to, 'document')).toMatchObject({ ok: false });
+  });
+
   it('says what was expected and what was received when a value is outside its domain', () => {
     expect(checkArg('n', spec({ type: 'number', min: 1 }), -3)).toEqual({
       ok: false,

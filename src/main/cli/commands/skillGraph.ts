@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { SkillDeskError } from '../../../shared/errors';
-import { compositionGraph, type CompositionGraph } from '../../../shared/skill';
+import type { CompositionGraph } from '../../../shared/skill';
 import type { CliContext } from '../context';
 
 /** `skills graph`: the composition graph on concrete skills, as text, JSON or Graphviz DOT. */
@@ -30,7 +30,8 @@ Examples:
       const { library } = await ctx.loadLibrary();
       if (o.app && !library.apps.has(o.app))
         throw new SkillDeskError('cli.unknown_app', `No app \`${o.app}\`; known apps: ${[...library.apps.keys()].join(', ')}`);
-      const graph = compositionGraph(library, o.app);
+      // Read from the store, where the graph is kept (and rebuilt when the library changes).
+      const graph = await (await ctx.core()).compositionGraph(o.app);
       if (o.json) return ctx.out(JSON.stringify(graph, null, 2));
       ctx.out(o.dot ? toDot(graph) : toText(graph));
     });

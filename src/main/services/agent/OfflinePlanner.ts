@@ -1,7 +1,7 @@
 import { checkArgs, graphPrimitives, type ArgValues, type Platform, type Skill, type SkillLibrary } from '../../../shared/skill';
 import type { HybridRetriever } from '../retrieval/HybridRetriever';
 import type { SkillCard } from '../retrieval/cards';
-import { appAliases, launchClause, stripAppMention } from './appMentions';
+import { appAliases, appContextClause, launchClause, stripAppMention } from './appMentions';
 import { compileTemplate, joinPieces, matchTemplate, PRONOUN_VALUE, splitGoal, type CompiledTemplate } from './templates';
 import type { AgentAction, Planner, PlannerState } from './types';
 
@@ -25,6 +25,9 @@ interface Candidate extends PlannedStep {
 }
 
 const STRONG_SEP_IN_VALUE = /(^|\s)(?:and\s+)?then(\s|$)|;/iu;
+
+/** The skill of a clause that only names the app the next clauses are about ("In Mousepad, ..."). */
+const APP_CONTEXT = '(app context)';
 
 /**
  * The deterministic planner used when no model is configured: splits the goal into clauses,
@@ -123,14 +126,33 @@ export class OfflinePlanner implements Planner {
     return {
       ok: false,
       unmapped,
-      mapped: best[reach]!.steps.map(strip),
+      mapped: best[reach]!.steps.filter((s) => s.skill !== APP_CONTEXT).map(strip),
       closest,
-      message: `Could not map "${unmapped}" to a skill${reach ? ` (the part before it maps to ${best[reach]!.steps.map((s) => s.skill).join(', ')})` : ''}. ${near} Rephrase it like one of their intents, or add a skill.`,
+      message: `Could not map "${unmapped}" to a skill${
+        reach
+          ? ` (the part before it maps to ${
+              best[reach]!.steps.filter((s) => s.skill !== APP_CONTEXT)
+                .map((s) => s.skill)
+                .join(', ') || 'an app'
+            })`
+          : ''
+      }. ${near} Rephrase it like one of their intents, or add a skill.`,
     };
   }
 
   /** The best skill call for one clause, or undefined when no template reads it with valid arguments. */
   private async bestCandidate(text: string, contextApp: string | undefined): Promise<Candidate | undefined> {
+    const context = appContextClause(text, this.aliases);
+    if (context)
+      return {
+        clause: text,
+        skill: APP_CONTEXT,
+        app: context,
+        args: {},
+        template: `in ${context}`,
+        literal: text.replace(/\s+/g, '').length,
+        score: 0,
+      };
     const cands: Candidate[] = [];
     const launched = launchClause(text, this.aliases);
     if (launched) {
@@ -146,12 +168,24 @@ export class OfflinePlanner implements Planner {
           score: 0,
         });
     }
+    // "... (permanent: true; match case: false)": arguments given by name after the words.
+    const named = /^(.*?)\s*\(((?:\s*[a-z][a-z_ ]*:\s*[^;()]+;?)+)\)\s*[.!]?\s*$/iu.exec(text);
+    const given: Record<string, string> = {};
+    if (named) {
+      for (const pair of named[2]!.split(';')) {
+        const [k, ...v] = pair.split(':');
+        if (k?.trim() && v.length) given[k.trim().replace(/\s+/g, '_').toLowerCase()] = v.join(':').trim();
+      }
+      text = named[1]!;
+    }
     const variants: { text: string; app?: string }[] = [{ text }, ...stripAppMention(text, this.aliases)];
     for (const v of variants) {
       for (const { card, t } of this.templates) {
         if (v.app && !card.apps.includes(v.app)) continue;
-        for (const raw of matchTemplate(t, v.text)) {
-          if (Object.values(raw).some((x) => STRONG_SEP_IN_VALUE.test(x) || PRONOUN_VALUE.test(x.trim()))) continue;
+        for (const matched of matchTemplate(t, v.text)) {
+          if (Object.values(matched).some((x) => STRONG_SEP_IN_VALUE.test(x) || PRONOUN_VALUE.test(x.trim()))) continue;
+          if (Object.keys(given).some((k) => !(k in card.args) || k in matched)) continue;
+          const raw = { ...matched, ...given };
           const res = checkArgs(card.args, raw, { pathStyle: this.pathStyle });
           if (!res.ok) continue;
           const app = v.app ?? (contextApp && card.apps.includes(contextApp) ? contextApp : undefined);
@@ -198,14 +232,20 @@ export class OfflinePlanner implements Planner {
       .filter(([alias, apps]) => apps.length === 1 && new RegExp(`\\b${alias.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(goal))
       .map(([, apps]) => apps[0]!);
     let ctx: string | undefined;
-    return steps.map((s) => {
+    const out: PlannedStep[] = [];
+    for (const s of steps) {
+      if (s.skill === APP_CONTEXT) {
+        ctx = s.app;
+        continue;
+      }
       const card = this.retriever.card(s.skill);
       let app = s.app;
       if (!app && ctx && card?.apps.includes(ctx)) app = ctx;
       if (!app) app = named.find((a) => card?.apps.includes(a));
       if (app) ctx = app;
-      return strip({ ...s, ...(app && { app }) });
-    });
+      out.push(strip({ ...s, ...(app && { app }) }));
+    }
+    return out;
   }
 }
 

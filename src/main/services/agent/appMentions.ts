@@ -40,6 +40,31 @@ export function stripAppMention(text: string, aliases: Map<string, string[]>): {
 export function launchClause(text: string, aliases: Map<string, string[]>): string | undefined {
   const m = /^\s*(?:open|start|launch|run|bring up)\s+(?:the\s+|a\s+)?(.+?)(?:\s+app(?:lication)?)?\s*[.!]?\s*$/iu.exec(text);
   if (!m) return undefined;
-  const apps = aliases.get(m[1]!.toLowerCase().replace(/\s+/g, ' '));
+  // "Notepad (Wine)": the name as the app shows it, its note aside.
+  const apps = aliases.get(
+    m[1]!
+      .replace(/\s*\(.*?\)\s*/g, ' ')
+      .toLowerCase()
+      .replace(/\s+/g, ' ')
+      .trim(),
+  );
+  return apps?.length === 1 ? apps[0] : undefined;
+}
+
+/**
+ * The app a clause that only names one sets as the context of what follows ("In Mousepad, ...",
+ * "then using the calculator, ..."): the clause maps to no step of its own.
+ */
+export function appContextClause(text: string, aliases: Map<string, string[]>): string | undefined {
+  const m = /^\s*(?:in|with|using|on)\s+(?:the\s+)?(.+?)(?:\s+app(?:lication)?)?\s*[,:]?\s*$/iu.exec(text);
+  if (!m) return undefined;
+  // "Notepad (Wine)": the name as the app shows it, its note aside.
+  const apps = aliases.get(
+    m[1]!
+      .replace(/\s*\(.*?\)\s*/g, ' ')
+      .toLowerCase()
+      .replace(/\s+/g, ' ')
+      .trim(),
+  );
   return apps?.length === 1 ? apps[0] : undefined;
 }

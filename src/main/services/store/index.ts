@@ -87,3 +87,4 @@ export {
   type ListSkillIndexFilter,
 } from './skillIndex';
 export { getSetting, setSetting, deleteSetting, listSettings, type SettingRow } from './settings';
+export { loadCompositionGraph, storeCompositionGraph, storedGraphDigest } from './compositionGraph';

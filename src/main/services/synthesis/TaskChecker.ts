@@ -61,13 +61,13 @@ export class TaskChecker {
     private readonly library: SkillLibrary,
   ) {}
 
-  async check(checks: readonly TaskCheck[], runs: readonly RunResult[]): Promise<CheckVerdict[]> {
+  async check(checks: readonly TaskCheck[], runs: readonly Pick<RunResult, 'result'>[]): Promise<CheckVerdict[]> {
     const out: CheckVerdict[] = [];
     for (const check of checks) out.push(await this.one(check, runs));
     return out;
   }
 
-  private async one(check: TaskCheck, runs: readonly RunResult[]): Promise<CheckVerdict> {
+  private async one(check: TaskCheck, runs: readonly Pick<RunResult, 'result'>[]): Promise<CheckVerdict> {
     const verdict = (ok: boolean, found?: string): CheckVerdict => ({ check, ok, ...(!ok && found !== undefined && { found }) });
     switch (check.kind) {
       case 'file':

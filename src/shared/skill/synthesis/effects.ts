@@ -1,5 +1,5 @@
 import { argGuardHolds, type Guard } from '../conditions';
-import type { ArgValues } from '../domains';
+import { checkArgs, type ArgValues } from '../domains';
 import type { Skill, SkillLibrary } from '../library';
 import { renderDeep } from '../template';
 import { modelFor, type ModelContext } from './models';
@@ -47,7 +47,7 @@ export function applySkill(library: SkillLibrary, w: SymbolicWorld, skill: Skill
   // A skill that writes the clipboard (a path pasted into a dialog) leaves it holding what the task cannot tell.
   if (skill.kind !== 'composite' && skill.permissions.some((p) => p.capability === 'clipboard.write')) setClipboardUnknown(w);
   let result: unknown;
-  const why = model?.blocked?.(w, ctx, args);
+  const why = model?.blocked?.(w, ctx, args) ?? openElsewhereInSuite(library, w, skill, app, args);
   if (why) throw new Blocked(`\`${skill.id}\`: ${why}`);
   if (model?.apply) {
     result = model.apply(w, ctx, args)?.result;
@@ -80,7 +80,11 @@ function walkComposite(
     const p = node.primitive;
     if (p.action === 'call') {
       const callee = library.resolve(p.skill, app);
-      const out = applySkill(library, w, callee, app, renderDeep(p.args ?? {}, scope) as ArgValues, depth + 1);
+      const given = renderDeep(p.args ?? {}, scope) as ArgValues;
+      // The callee's own domain (an app may take one item where the interface takes several).
+      const checked = checkArgs(callee.args, given);
+      if (!checked.ok) throw new Blocked(`\`${callee.id}\` refuses its arguments: ${checked.errors.join('; ')}`);
+      const out = applySkill(library, w, callee, app, checked.values, depth + 1);
       for (const k of out.touched) touched.add(k);
       if (p.into) scope[p.into] = out.result;
     } else if (p.action === 'read' && p.into) {
@@ -113,4 +117,16 @@ function guardHolds(g: Guard, scope: Record<string, unknown>, w: SymbolicWorld, 
 
 function setClipboardUnknown(w: SymbolicWorld): void {
   if (w.valueOf({ fact: 'clipboard_holds' }) !== undefined) setClipboard(w, undefined);
+}
+
+/** Opening a file another app of the suite has open brings that app up, not this one (app profiles' `suite`). */
+function openElsewhereInSuite(library: SkillLibrary, w: SymbolicWorld, skill: Skill, app: string, args: ArgValues): string | undefined {
+  const suite = library.apps.get(app)?.suite;
+  if (!suite || !skill.implements || library.canonicalRef(skill.implements) !== 'Document.open_file') return undefined;
+  for (const other of library.apps.values()) {
+    if (other.id === app || other.suite !== suite) continue;
+    if (w.holds({ fact: 'document_open', holds: true, app: other.id, path: String(args.path) }))
+      return `${String(args.path)} is open in ${other.id}, which shares its documents with ${app}`;
+  }
+  return undefined;
 }

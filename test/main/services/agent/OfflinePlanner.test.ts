@@ -41,6 +41,27 @@ describe('src/main/services/agent/OfflinePlanner', () => {
     ]);
   });
 
+  it('takes a leading "In <app>," as the app of the clauses after it, until another names one', async () => {
+    const plan = await planner.plan(
+      'In Notepad (Wine), open /tmp/t/a.txt, then go to the document start, then in Geany, open /tmp/t/b.txt, then select all the text.',
+    );
+    expect(plan.ok && plan.steps.map((s) => [s.skill, s.app, s.args])).toEqual([
+      ['Document.open_file', 'wine-notepad', { path: '/tmp/t/a.txt' }],
+      ['TextEditor.move_cursor', 'wine-notepad', { to: 'document_start' }],
+      ['Document.open_file', 'geany', { path: '/tmp/t/b.txt' }],
+      ['TextEditor.select_all', 'geany', {}],
+    ]);
+  });
+
+  it('reads arguments given by name in parentheses after the words', async () => {
+    const plan = await planner.plan('In PCManFM, remove "/tmp/t/old" for good (permanent: true)');
+    expect(plan.ok && plan.steps.map((s) => [s.skill, s.app, s.args])).toEqual([
+      ['FileManager.delete_items', 'pcmanfm', { items: '/tmp/t/old', permanent: true }],
+    ]);
+    // A name the skill does not have is no reading of it.
+    expect((await planner.plan('In PCManFM, remove "/tmp/t/old" for good (colour: red)')).ok).toBe(false);
+  });
+
   it('keeps "and" inside typed text when the split reading explains less', async () => {
     const plan = await planner.plan('type "salt and pepper" and save it as /tmp/c.txt in mousepad');
     expect(plan.ok && plan.steps.map((s) => [s.skill, s.args])).toEqual([

@@ -4,6 +4,7 @@ import { migration001 } from './001-initial';
 import { migration002 } from './002-audit-pages';
 import { migration003 } from './003-grant-skill-hash';
 import { migration004 } from './004-step-lifecycle';
+import { migration005 } from './005-composition-graph';
 import type { Migration } from './types';
 
 export type { Migration } from './types';
@@ -15,7 +16,7 @@ export type { Migration } from './types';
  * opened with `openAtVersion(file, N - 1)` (test/main/services/store/helpers/migrationHarness.ts)
  * and asserts the rows after `upgrade(db, N)`.
  */
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005];
 
 /** The schema version this build writes. */
 export const LATEST_SCHEMA_VERSION = MIGRATIONS.length;
