@@ -17,7 +17,8 @@ import type {
 
 /** Where an agent run itself is recorded (a `runs` row with goal and accounting, in the app). */
 export interface AgentRunRecorder {
-  start(run: { id: string; goal: string; sessionId: string; planner: 'llm' | 'offline'; startedAt: number }): void;
+  /** `dryRun`: the goal's skills run dry, so the goal is a dry run too (the metrics leave it out). */
+  start(run: { id: string; goal: string; sessionId: string; planner: 'llm' | 'offline'; startedAt: number; dryRun?: boolean }): void;
   finish(id: string, end: { outcome: AgentOutcome; message: string; endedAt: number; accounting: AgentAccounting }): void;
 }
 
@@ -75,7 +76,14 @@ export class Agent {
     const earlier = this.deps.memory?.recent(this.sessionId, opts.earlierMemory ?? 8) ?? [];
     const executed = new Map<string, number>();
     let executorMs = 0;
-    this.deps.recorder?.start({ id: agentRunId, goal, sessionId: this.sessionId, planner: this.deps.planner.kind, startedAt });
+    this.deps.recorder?.start({
+      id: agentRunId,
+      goal,
+      sessionId: this.sessionId,
+      planner: this.deps.planner.kind,
+      startedAt,
+      dryRun: opts.dryRun ?? false,
+    });
 
     const remember = (step: number, fields: Omit<MemoryEntry, 'agentRunId' | 'sessionId' | 'goal' | 'step' | 'createdAt'>): MemoryEntry => {
       const entry: MemoryEntry = { agentRunId, sessionId: this.sessionId, goal, step, createdAt: this.now(), ...fields };

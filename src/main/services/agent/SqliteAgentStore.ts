@@ -49,13 +49,14 @@ export class SqliteAgentMemory implements AgentMemory {
 export class SqliteAgentRunRecorder implements AgentRunRecorder {
   constructor(private readonly db: StoreDb) {}
 
-  start(run: { id: string; goal: string; sessionId: string; planner: 'llm' | 'offline'; startedAt: number }): void {
+  start(run: Parameters<AgentRunRecorder['start']>[0]): void {
     createRun(this.db, {
       id: run.id,
       skillId: 'agent',
       sessionId: run.sessionId,
       goal: run.goal,
       args: { planner: run.planner },
+      dryRun: run.dryRun ?? false,
       startedAt: run.startedAt,
     });
   }
