@@ -5,6 +5,7 @@ import { createNodeCore } from '../core/createNodeCore';
 import { defaultDataDir } from '../services/store';
 import { registerAgentCommands } from './commands/agent';
 import { registerAuditCommands } from './commands/audit';
+import { registerMetricsCommand } from './commands/metrics';
 import { registerPermissionsCommands } from './commands/permissions';
 import { registerRetrieveCommand } from './commands/retrieve';
 import { registerRunCommand } from './commands/run';
@@ -59,6 +60,7 @@ export function buildProgram(output: Output = stdio, state = { exitCode: 0 }): {
   registerAgentCommands(program, ctx);
   registerPermissionsCommands(program, ctx);
   registerAuditCommands(program, ctx);
+  registerMetricsCommand(program, ctx);
   registerServeCommand(program, ctx);
   configureDesktopHostCommand(program.command('desktop-host'), output);
   return { program, ctx };

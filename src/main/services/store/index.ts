@@ -88,3 +88,4 @@ export {
 } from './skillIndex';
 export { getSetting, setSetting, deleteSetting, listSettings, type SettingRow } from './settings';
 export { loadCompositionGraph, storeCompositionGraph, storedGraphDigest } from './compositionGraph';
+export { listTopLevelRuns, listChildRuns, tallyStepsBySkill, readMetricsRows } from './metrics';
