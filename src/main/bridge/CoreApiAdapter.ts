@@ -3,13 +3,14 @@ import { homedir } from 'node:os';
 import { join, sep } from 'node:path';
 import { type z } from 'zod';
 import { SkillDeskError } from '../../shared/errors';
-import type { AuditPage, AuditQuery, CoreApi, DirectoryView, GrantView, LibraryView, SettingsInput } from '../../shared/ipc';
+import type { AuditPage, AuditQuery, CoreApi, DirectoryView, GrantView, LibraryView, MetricsQuery, SettingsInput } from '../../shared/ipc';
 import type { Core } from '../core/Core';
 import { desktopAvailability, hostPlatform } from '../services/desktop';
 import { queryAudit, type StoreDb } from '../services/store';
 import { runGoal } from './GoalRunner';
 import { listDirectory } from './listDirectory';
 import { compositionView, coreLibraryView, coreSkillDetail, searchLibrary } from '../core/libraryViews';
+import { coreMetrics } from '../core/metrics';
 import { grantViews, revokeGrantView } from '../core/permissions';
 import { coreSettingsView, saveSettings, testProvider } from '../core/settings';
 
@@ -117,6 +118,10 @@ export class CoreApiAdapter implements CoreApi {
     const { rows, nextCursor } = queryAudit(this.o.db, q);
     // The view leaves out the chain (digest and hashes): `skilldesk audit --verify` checks it.
     return { rows: rows.map(({ argsDigest: _d, prevHash: _p, hash: _h, ...view }) => view), nextCursor };
+  }
+
+  metrics(query: z.output<typeof MetricsQuery>) {
+    return coreMetrics(this.o.core, query.since === undefined ? {} : { since: query.since });
   }
 
   getSettings() {

@@ -120,6 +120,7 @@ export class Dispatcher {
       'permissions:grants': () => core.listGrants(),
       'permissions:revoke': async (r) => ({ revoked: await core.revokeGrant(r.id) }),
       'permissions:audit': (r) => core.listAudit(r),
+      'metrics:get': (r) => core.metrics(r),
       'settings:get': () => core.getSettings(),
       'settings:save': (r) => core.saveSettings(r),
       'settings:test': (r) => core.testProvider(r.role),

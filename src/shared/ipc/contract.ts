@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApiKeyEnvName } from '../apiKeyEnv';
+import type { MetricsView } from '../metrics/types';
 import { AuditFilter } from '../permissions/audit';
 import type {
   AppInfo,
@@ -91,6 +92,13 @@ export const SettingsInput = z
   })
   .strict();
 
+export const MetricsQuery = z
+  .object({
+    /** Only tasks started at or after this time (epoch ms); every recorded task when absent. */
+    since: z.number().int().nonnegative().optional(),
+  })
+  .strict();
+
 export const contract = {
   'app:info': invoke(Empty).returns<AppInfo>(),
   'app:status': invoke(Empty).returns<StatusView>(),
@@ -137,6 +145,8 @@ export const contract = {
   'permissions:grants': invoke(Empty).returns<GrantView[]>(),
   'permissions:revoke': invoke(z.object({ id: Id }).strict()).returns<{ revoked: boolean }>(),
   'permissions:audit': invoke(AuditQuery).returns<AuditPage>(),
+  /** The skill metrics of docs/metrics.md over the recorded runs (`skilldesk metrics`). */
+  'metrics:get': invoke(MetricsQuery).returns<MetricsView>(),
   'settings:get': invoke(Empty).returns<SettingsView>(),
   'settings:save': invoke(SettingsInput).returns<SettingsView>(),
   'settings:test': invoke(z.object({ role: z.enum(LLM_ROLE_NAMES) }).strict()).returns<ConnectionTestView>(),

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import type { AuditQuery, SettingsInput } from './contract';
+import type { MetricsView } from '../metrics/types';
+import type { AuditQuery, MetricsQuery, SettingsInput } from './contract';
 import type {
   AppInfo,
   AuditPage,
@@ -63,6 +64,8 @@ export interface CoreApi {
   revokeGrant(id: string): Promise<boolean>;
   /** One page of the audit, newest first, filtered in the store. */
   listAudit(query: z.output<typeof AuditQuery>): Promise<AuditPage>;
+  /** The skill metrics (docs/metrics.md) of the tasks recorded in the store since `query.since`. */
+  metrics(query: z.output<typeof MetricsQuery>): Promise<MetricsView>;
   getSettings(): Promise<SettingsView>;
   saveSettings(input: z.output<typeof SettingsInput>): Promise<SettingsView>;
   testProvider(role: ConnectionTestView['role']): Promise<ConnectionTestView>;

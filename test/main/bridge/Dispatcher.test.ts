@@ -36,6 +36,15 @@ describe('src/main/bridge/Dispatcher', () => {
     expect(calls).toEqual([{ method: 'listRuns', args: [{ limit: 50 }] }]);
   });
 
+  it('passes metrics:get its window, and refuses a window that is not a time', async () => {
+    const { d, calls } = setup();
+    const r = await d.dispatch('metrics:get', { since: 1000 }, USER);
+    expect(r).toMatchObject({ ok: true, value: { window: { since: 1000 }, tasks: { all: { tasks: 0, success: { rate: null } } } } });
+    expect(await d.dispatch('metrics:get', { since: '7d' }, USER)).toMatchObject({ ok: false, error: { code: 'ipc.invalid_request' } });
+    expect(await d.dispatch('metrics:get', { since: -5 }, USER)).toMatchObject({ ok: false, error: { code: 'ipc.invalid_request' } });
+    expect(calls).toEqual([{ method: 'metrics', args: [{ since: 1000 }] }]);
+  });
+
   it('returns thrown errors with their code and problems', async () => {
     const { d } = setup();
     expect(await d.dispatch('skills:get', { id: 'x.y' }, USER)).toEqual({

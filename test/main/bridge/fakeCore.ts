@@ -1,4 +1,6 @@
 import type { CoreApi, LibraryView, RunEventView, RunResultView } from '../../../src/shared/ipc';
+import { computeMetrics } from '../../../src/shared/metrics';
+import { SkillLibrary } from '../../../src/shared/skill/library';
 
 /** A CoreApi that records calls; `runSkill` emits a start and one step, then waits for its signal or `finish`. */
 export function recordingCore() {
@@ -64,6 +66,10 @@ export function recordingCore() {
     listAudit: async (q) => {
       rec('listAudit', q);
       return { rows: [], nextCursor: null };
+    },
+    metrics: async (q) => {
+      rec('metrics', q);
+      return computeMetrics({ topLevel: [], children: [], steps: [] }, new SkillLibrary([]), { since: q.since ?? null, until: 0 });
     },
     getSettings: async () => ({ dataDir: '/d', providers: {}, defaultApps: {}, domains: [] }),
     saveSettings: async () => ({ dataDir: '/d', providers: {}, defaultApps: {}, domains: [] }),

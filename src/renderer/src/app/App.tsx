@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useStore } from 'zustand';
 import { EditorScreen } from '../features/editor/EditorScreen';
 import { LibraryScreen } from '../features/library/LibraryScreen';
+import { MetricsScreen } from '../features/metrics/MetricsScreen';
 import { PermissionsScreen } from '../features/permissions/PermissionsScreen';
 import { PromptModal } from '../features/permissions/PromptModal';
 import { RunScreen } from '../features/run/RunScreen';
@@ -13,6 +14,7 @@ const SCREENS: { id: Screen; label: string }[] = [
   { id: 'library', label: 'Library' },
   { id: 'editor', label: 'Graph editor' },
   { id: 'permissions', label: 'Permissions' },
+  { id: 'metrics', label: 'Metrics' },
   { id: 'settings', label: 'Settings' },
 ];
 
@@ -74,6 +76,7 @@ export function App({ stores }: { stores: Stores }) {
           {screen === 'library' && <LibraryScreen />}
           {screen === 'editor' && <EditorScreen />}
           {screen === 'permissions' && <PermissionsScreen />}
+          {screen === 'metrics' && <MetricsScreen />}
           {screen === 'settings' && <SettingsScreen />}
         </main>
         <PromptModal />

@@ -5,11 +5,12 @@ import type { AppInfo, SkillDeskBridge, StatusView } from '../../../shared/ipc';
 import type { ConnectionState } from '../bridge';
 import { createEditorStore, type EditorState } from '../features/editor/editorStore';
 import { createLibraryStore, type LibraryState } from '../features/library/libraryStore';
+import { createMetricsStore, type MetricsState } from '../features/metrics/metricsStore';
 import { createPermissionsStore, type PermissionsState } from '../features/permissions/permissionsStore';
 import { createRunStore, type RunState } from '../features/run/runStore';
 import { createSettingsStore, type SettingsState } from '../features/settings/settingsStore';
 
-export type Screen = 'run' | 'library' | 'editor' | 'permissions' | 'settings';
+export type Screen = 'run' | 'library' | 'editor' | 'permissions' | 'metrics' | 'settings';
 
 export interface ShellState {
   screen: Screen;
@@ -28,6 +29,7 @@ export interface Stores {
   library: StoreApi<LibraryState>;
   editor: StoreApi<EditorState>;
   permissions: StoreApi<PermissionsState>;
+  metrics: StoreApi<MetricsState>;
   settings: StoreApi<SettingsState>;
 }
 
@@ -40,6 +42,7 @@ export function createStores(bridge: SkillDeskBridge, shell: StoreApi<ShellState
     library: createLibraryStore(bridge),
     editor: createEditorStore(bridge),
     permissions: createPermissionsStore(bridge),
+    metrics: createMetricsStore(bridge),
     settings: createSettingsStore(bridge),
   };
   bridge.onRunEvent((e) => {
@@ -60,7 +63,7 @@ export function createStores(bridge: SkillDeskBridge, shell: StoreApi<ShellState
 export function createShellStore(): StoreApi<ShellState> {
   const initial = (location.hash.replace('#', '') || 'run') as Screen;
   return createStore<ShellState>((set) => ({
-    screen: ['run', 'library', 'editor', 'permissions', 'settings'].includes(initial) ? initial : 'run',
+    screen: ['run', 'library', 'editor', 'permissions', 'metrics', 'settings'].includes(initial) ? initial : 'run',
     status: { running: [], pendingPrompts: 0 },
     connection: 'connecting',
     owner: false,
