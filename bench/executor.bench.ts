@@ -19,9 +19,10 @@ const PRIMITIVES = Number(process.env.BENCH_PRIMITIVES ?? 200);
 /** Types `text` into a fresh editor window and reads it back through the clipboard. */
 async function typingSpeed(desktop: Desktop, library: SkillLibrary, app: 'mousepad' | 'wine-notepad', text: string) {
   const profile = library.apps.get(app)!;
+  if (!profile.launch || !profile.windows) throw new Error(`${app} is not a desktop app`);
   killApp(app);
   spawn(profile.launch.command, profile.launch.args, { detached: true, stdio: 'ignore' }).unref();
-  const w = await waitForWindow(desktop, (x) => windowBelongsToApp(x, profile.windows, true));
+  const w = await waitForWindow(desktop, (x) => windowBelongsToApp(x, profile.windows!, true));
   await desktop.windows.focus(w.id);
   const t = performance.now();
   await desktop.input.typeText(text);

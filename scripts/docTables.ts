@@ -68,7 +68,12 @@ export function primitiveNeedsTable(): string {
   for (const action of PRIMITIVE_ACTIONS) {
     const d = PRIMITIVES[action];
     const caps = d.capabilities.map((c) => `\`${c}\``).join(', ') || 'nothing';
-    const inferred = action === 'run_script' ? ' + every capability inferred from the script; unanalysable → deny' : '';
+    const inferred =
+      action === 'run_script'
+        ? ' + every capability inferred from the script; unanalysable → deny'
+        : d.requests
+          ? ` + per request its page sends (request guard): ${d.requests.map((c) => `\`${c}\``).join(', ')}`
+          : '';
     rows.push(`| \`${action}\` | ${d.input ?? '—'} | ${caps}${inferred} |`);
   }
   return rows.join('\n');

@@ -116,6 +116,6 @@ implements: [TextEditor]
     expect(problems).toContainEqual(
       expect.objectContaining({ severity: 'error', message: expect.stringMatching(/cannot replace the built-in app `mousepad`/) }),
     );
-    expect(library.apps.get('mousepad')?.launch.command).toBe('mousepad');
+    expect(library.apps.get('mousepad')?.launch?.command).toBe('mousepad');
   });
 });

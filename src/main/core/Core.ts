@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import type { BrowserSession } from '../../shared/ports/browser';
 import type { Desktop } from '../../shared/ports/desktop';
 import type { Grounder } from '../../shared/ports/grounding';
 import type { ActionMediator } from '../../shared/ports/mediation';
 import type { RunDetail, RunResult, RunSummary } from '../../shared/run';
-import type { CompositionGraph } from '../../shared/skill';
+import { isWebApp, type CompositionGraph, type SkillLibrary } from '../../shared/skill';
+import { hostPlatform, unavailableDesktop } from '../services/desktop';
 import { GraphExecutor, type RunJournal, type RunRequest } from '../services/executor';
 import type { LoadedLibrary } from '../services/library/YamlLibraryLoader';
 import type { StoreDb } from '../services/store';
@@ -42,6 +44,11 @@ export interface CoreOptions {
   createDesktop: () => Promise<Desktop>;
   /** The recording desktop used for dry runs (for the platform of the live desktop). */
   createDryRunDesktop: () => Desktop | Promise<Desktop>;
+  /**
+   * Opens SkillDesk's browser for web skills, on the first web step (one per core, closed with
+   * it); web steps fail without it, saying so.
+   */
+  createBrowser?: () => Promise<BrowserSession>;
   /** The mediator for a run; dry runs get the same one so denials show up before anything is touched. */
   createMediator: (core: Core) => ActionMediator;
   /** Grants answered "allow for this session" by the mediator's session, when it keeps one. */
@@ -70,6 +77,7 @@ export class Core {
   readonly sessionId: string;
   private libraryPromise?: Promise<LoadedLibrary>;
   private desktopPromise?: Promise<Desktop>;
+  private browserPromise?: Promise<BrowserSession>;
 
   constructor(readonly options: CoreOptions) {
     this.sessionId = options.sessionId ?? randomUUID();
@@ -130,9 +138,28 @@ export class Core {
     return storedCompositionGraph((await this.loadLibrary()).library, this.options.db, app);
   }
 
+  /** SkillDesk's browser, opened on first use (again after a failed attempt); undefined when none is configured. */
+  browser(): Promise<BrowserSession> | undefined {
+    const open = this.options.createBrowser;
+    if (!open) return undefined;
+    if (!this.browserPromise) {
+      const opening = open();
+      this.browserPromise = opening;
+      opening.catch(() => {
+        if (this.browserPromise === opening) this.browserPromise = undefined;
+      });
+    }
+    return this.browserPromise;
+  }
+
+  /** Runs a skill (live, or dry with the recording desktop); a website's skills run with no desktop at all. */
   async runSkill(request: RunRequest): Promise<RunResult> {
     const { library } = await this.loadLibrary();
-    const desktop = request.dryRun ? await this.options.createDryRunDesktop() : await this.desktop();
+    const desktop = request.dryRun
+      ? await this.options.createDryRunDesktop()
+      : runsOnWebsite(library, request)
+        ? unavailableDesktop(hostPlatform(), `\`${request.skill}\` runs on a website: it drives SkillDesk's browser, not the desktop`)
+        : await this.desktop();
     const screenshotDir = join(this.options.dataDir, 'screenshots');
     const executor = new GraphExecutor({
       library,
@@ -142,6 +169,7 @@ export class Core {
       ...(this.options.runs && { journal: this.options.runs.journal }),
       ...(this.options.grounder && { grounder: this.options.grounder }),
       ...(this.options.defaultApps && { defaultApps: this.options.defaultApps() }),
+      ...(this.options.createBrowser && { browser: () => this.browser()! }),
       screenshotDir,
       saveScreenshot: async (path, png) => {
         await mkdir(dirname(path), { recursive: true });
@@ -169,9 +197,30 @@ export class Core {
     );
   }
 
-  close(): void {
+  /** Releases the desktop, the store and the browser; resolves once the browser is closed. */
+  close(): Promise<void> {
     // The live desktop holds an X11 connection; closing it lets the process exit.
     void this.desktopPromise?.then((d) => (d as Desktop & { close?: () => Promise<void> }).close?.()).catch(() => undefined);
     this.options.close?.();
+    const browser = this.browserPromise;
+    this.browserPromise = undefined;
+    return browser ? browser.then((b) => b.close()).catch(() => undefined) : Promise.resolve();
   }
+}
+
+/**
+ * Whether a run is a website's: its app is one, or, with no app named, every app that implements
+ * the interface is (a site's skills never touch the desktop, so none is built for them).
+ */
+function runsOnWebsite(library: SkillLibrary, request: RunRequest): boolean {
+  const website = (id: string | undefined) => {
+    const app = id === undefined ? undefined : library.apps.get(id);
+    return app !== undefined && isWebApp(app);
+  };
+  if (request.app !== undefined) return website(request.app);
+  const skill = library.skills.get(request.skill);
+  if (skill?.app) return website(skill.app);
+  const head = request.skill.split('.')[0] ?? '';
+  const implementers = library.interfaces.has(head) && !library.interfaces.get(head)?.universal ? library.implementers(head) : [];
+  return implementers.length > 0 && implementers.every(website);
 }

@@ -4,6 +4,7 @@ import type { Grounder } from '../../shared/ports/grounding';
 import type { PermissionPrompter } from '../../shared/ports/prompter';
 import { TerminalPrompter } from '../services/permissions';
 import { createRecordingDesktop } from '../services/desktop/RecordingDesktop';
+import type { PlaywrightBrowserOptions } from '../services/browser';
 import type { RemoteDesktopOptions } from '../services/desktopHost';
 import { createLlmClient, type LlmClient } from '../services/llm';
 import { openStore } from '../services/store';
@@ -24,6 +25,12 @@ export interface NodeCoreOptions {
   nativeBinding?: string;
   /** Drive the desktop of a desktop host (`skilldesk desktop-host`) instead of this machine's. */
   desktopHost?: RemoteDesktopOptions;
+  /**
+   * SkillDesk's browser for web skills. @default the system Chromium, headless, or what
+   * `SKILLDESK_CHROMIUM` (its path) and `SKILLDESK_BROWSER_CDP` (a loopback DevTools endpoint to
+   * attach to) say
+   */
+  browser?: PlaywrightBrowserOptions;
   overrides?: Partial<CoreOptions>;
 }
 
@@ -49,6 +56,7 @@ export async function createNodeCore(opts: NodeCoreOptions): Promise<Core> {
     // A dry run against a desktop host plans for the host's platform (its app implementations).
     createDryRunDesktop: async () => createRecordingDesktopSync(opts.desktopHost ? (await core.desktop()).platform : undefined),
     createMediator: permissions.createMediator,
+    createBrowser: async () => (await import('../services/browser')).openPlaywrightBrowser(opts.browser ?? browserFromEnv(process.env)),
     sessionGrants: permissions.sessionGrants,
     runs: new SqliteRunRepository(store.db, sessionId),
     grounder,
@@ -61,6 +69,14 @@ export async function createNodeCore(opts: NodeCoreOptions): Promise<Core> {
     ...opts.overrides,
   });
   return core;
+}
+
+/** Browser options from the environment (`SKILLDESK_CHROMIUM`, `SKILLDESK_BROWSER_CDP`). */
+function browserFromEnv(env: NodeJS.ProcessEnv): PlaywrightBrowserOptions {
+  return {
+    ...(env.SKILLDESK_CHROMIUM && { executablePath: env.SKILLDESK_CHROMIUM }),
+    ...(env.SKILLDESK_BROWSER_CDP && { cdpEndpoint: env.SKILLDESK_BROWSER_CDP }),
+  };
 }
 
 // A static import: the bundler leaves a relative `require()` unresolved in out/main, where

@@ -1,7 +1,7 @@
 import type { RecordedRunStatus, RunDetail, RunError, RunProgress, RunResult, RunSummary, StepRecord } from '../run';
 import type { Manifest, TrustTier } from '../permissions/manifest';
 import type { ArgSpecs } from '../skill/domains';
-import type { Platform } from '../skill/documents';
+import type { AppPlatform } from '../skill/documents';
 import type { SkillGraph } from '../skill/graph';
 import type { LibraryProblem, Skill } from '../skill/library';
 import type { Verification } from '../skill/liveTests';
@@ -70,7 +70,7 @@ export interface LibraryCounts {
   dryRunOnly: number;
   byApp: {
     app: string;
-    platforms: Platform[];
+    platforms: AppPlatform[];
     methodsImplemented: number;
     implementations: number;
     liveImplementations: number;
@@ -93,7 +93,7 @@ export interface LibraryView {
     }[];
   }[];
   counts: LibraryCounts;
-  apps: { id: string; name: string; platforms: Platform[]; implements: string[]; origin: 'builtin' | 'user' }[];
+  apps: { id: string; name: string; platforms: AppPlatform[]; implements: string[]; origin: 'builtin' | 'user' }[];
   skills: SkillSummary[];
   problems: LibraryProblem[];
 }

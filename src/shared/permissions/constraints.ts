@@ -72,7 +72,8 @@ function scopeOf(target: PermissionTarget): 'path' | 'app' | 'url' | 'other' | '
 /** Evaluates one entry's constraints against a request. */
 export function evaluateConstraints(c: Constraints | undefined, req: PermissionRequest, ctx: ConstraintContext): ConstraintVerdict {
   if (!c) return { kind: 'applies' };
-  const values = { ...(req.args ?? {}), ...(req.app !== undefined && { app: req.app }) };
+  // `${site}` is the app's website, whatever argument a skill may have named so (see `PermissionRequest.site`).
+  const values = { ...(req.args ?? {}), ...(req.app !== undefined && { app: req.app }), site: req.site };
   const target = judgedTarget(req.target, ctx.env);
   const kind = scopeOf(target);
   const isDeny = ctx.effect === 'deny';

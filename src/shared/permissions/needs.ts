@@ -49,6 +49,12 @@ export interface NeedContext {
    * exactly a profile SkillDesk ships; undefined when the app is unknown.
    */
   launchCommand?(extraArgs: readonly string[]): { commandLine: string; shipped: boolean } | undefined;
+  /**
+   * The origin of the website the step's app is, against which a web step's relative URLs resolve:
+   * the resolved origin at run time, the `${site}` slot when a manifest is derived; undefined for
+   * a desktop app.
+   */
+  site?: string;
 }
 
 /** A step's needs; `unanalysable` when part of it cannot be judged (the step is denied). */

@@ -25,6 +25,11 @@ export interface PermissionRequest {
   /** The app the step addresses; binds `${app}`. */
   app?: string;
   /**
+   * The origin of the website the step's app is; binds `${site}`. Always from the app profile,
+   * never from the skill's arguments: without it `${site}` matches nothing.
+   */
+  site?: string;
+  /**
    * The trust the request runs with when a less trusted skill called this one: the lowest on
    * the call chain. The skill's own trust applies when absent; a call never raises it.
    */

@@ -1,3 +1,4 @@
+import type { CapabilityNeed } from '../permissions/needs';
 import type { ArgValues } from '../skill/domains';
 import type { Skill } from '../skill/library';
 import type { Primitive } from '../skill/primitives';
@@ -44,6 +45,23 @@ export type MediationDecision =
     }
   | { effect: 'deny'; reason: string; code: string };
 
+/**
+ * An effect of a running step known only when it happens, decided then: a request the step's web
+ * page sends (a form POST, a fetch to another host) as the browser's request guard reports it.
+ */
+export interface EffectRequest extends Pick<
+  ActionRequest,
+  'sessionId' | 'runId' | 'skill' | 'app' | 'nodeId' | 'primitive' | 'args' | 'callChain'
+> {
+  /** The capability the effect needs, on what, and why (e.g. `web.post` on the URL a form posts to). */
+  need: CapabilityNeed;
+}
+
 export interface ActionMediator {
   check(request: ActionRequest, signal?: AbortSignal): Promise<MediationDecision>;
+  /**
+   * Decides an effect of the step running now, as `check` decides a step's own needs (policy,
+   * prompt, audit). A mediator without it cannot judge such effects: they are denied.
+   */
+  checkEffect?(request: EffectRequest, signal?: AbortSignal): Promise<MediationDecision>;
 }

@@ -6,6 +6,7 @@ import { WaitConditionSchema } from './conditions';
 import { KeySchema } from './keys';
 import { LiveTestsDocSchema } from './liveTests';
 import { FactsSchema } from './states';
+import { WebProfileSchema } from './sites';
 
 /**
  * The kinds of skill-library documents (one YAML document per file, told apart by `kind`):
@@ -69,8 +70,13 @@ export const InterfaceDocSchema = z
   .strict();
 export type InterfaceDoc = z.infer<typeof InterfaceDocSchema>;
 
+/** The desktop platforms SkillDesk drives (what a desktop reports it is). */
 export const PlatformSchema = z.enum(['linux', 'win32', 'darwin']);
 export type Platform = z.infer<typeof PlatformSchema>;
+
+/** What an app runs on: desktop platforms, or `web` for a website driven in SkillDesk's browser on any of them. */
+export const AppPlatformSchema = z.enum([...PlatformSchema.options, 'web']);
+export type AppPlatform = z.infer<typeof AppPlatformSchema>;
 
 /**
  * A window identity pattern: anchored exact names, alternatives in parentheses, no wildcards, so
@@ -108,7 +114,10 @@ export const AppDocSchema = z
     id: z.string().regex(IDENT),
     name: z.string().min(1),
     description: z.string().optional(),
-    platforms: z.array(PlatformSchema).min(1),
+    platforms: z.array(AppPlatformSchema).min(1),
+    /** A website (`platforms: [web]`): its origin; it has no `launch` or `windows`, SkillDesk's browser shows it. */
+    web: WebProfileSchema.optional(),
+    /** How to start a desktop app (required unless it is a website). */
     launch: z
       .object({
         command: z.string().min(1),
@@ -120,7 +129,8 @@ export const AppDocSchema = z
          */
         startupMs: z.number().int().positive().max(300_000).optional(),
       })
-      .strict(),
+      .strict()
+      .optional(),
     /**
      * How to recognise the app's windows (regexes, case-insensitive). `process` (executable name)
      * and `class` (X11 WM_CLASS) identify them and must name exact programs; `title` only picks the
@@ -137,7 +147,8 @@ export const AppDocSchema = z
       .refine(
         (w) => w.process || w.class,
         'give `process` or `class` (an exact program name such as `^mousepad$`): a title alone cannot tell which program a window belongs to',
-      ),
+      )
+      .optional(),
     implements: z.array(z.string().regex(/^[A-Z][A-Za-z0-9]*$/)).default([]),
     /**
      * How the app writes plain-text files: `final_newline` when every file it saves ends with a
@@ -177,8 +188,34 @@ export const AppDocSchema = z
       )
       .default([]),
   })
-  .strict();
+  .strict()
+  .superRefine((app, ctx) => {
+    const web = app.platforms.includes('web');
+    if (web && app.platforms.length > 1)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['platforms'],
+        message: "a website is `platforms: [web]` alone: it runs in SkillDesk's browser on any desktop",
+      });
+    if (web && !app.web) ctx.addIssue({ code: 'custom', path: ['web'], message: 'a website needs `web: { base_url }` (its origin)' });
+    if (!web && app.web) ctx.addIssue({ code: 'custom', path: ['web'], message: '`web` is for websites (`platforms: [web]`)' });
+    for (const field of ['launch', 'windows'] as const) {
+      if (web && app[field])
+        ctx.addIssue({ code: 'custom', path: [field], message: `a website has no \`${field}\`: SkillDesk's browser shows it` });
+      if (!web && !app[field]) ctx.addIssue({ code: 'custom', path: [field], message: `a desktop app needs \`${field}\`` });
+    }
+  });
 export type AppDoc = z.infer<typeof AppDocSchema>;
+
+/** Whether an app is a website (driven in SkillDesk's browser, not through desktop windows). */
+export function isWebApp(app: Pick<AppDoc, 'platforms'>): boolean {
+  return app.platforms.includes('web');
+}
+
+/** Whether an app can run where the desktop is `platform`: its own platforms, and websites everywhere. */
+export function appRunsOn(app: Pick<AppDoc, 'platforms'>, platform: string): boolean {
+  return isWebApp(app) || (app.platforms as readonly string[]).includes(platform);
+}
 
 export const SkillDocSchema = z
   .object({

@@ -3,6 +3,8 @@ export * from './keys';
 export * from './conditions';
 export * from './interpreters';
 export * from './primitives';
+export * from './webPrimitives';
+export * from './sites';
 export * from './graph';
 export * from './bringUp';
 export * from './documents';

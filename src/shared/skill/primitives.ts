@@ -4,6 +4,7 @@ import type { Capability } from '../permissions/taxonomy';
 import { ExpectSchema, TargetSchema, TimeoutMsSchema, WaitConditionSchema, type Target, type WaitCondition } from './conditions';
 import { INTERPRETERS } from './interpreters';
 import { KeySchema } from './keys';
+import { WEB_PRIMITIVES } from './webPrimitives';
 
 /**
  * The primitive actions of an execution graph, one descriptor each: its schema, whether it is
@@ -36,7 +37,7 @@ export function repeatCount(repeat: number | string | undefined): number | undef
 }
 
 /** Where a primitive sits in the editor's palette. */
-export type PaletteGroup = 'window' | 'keyboard' | 'pointer' | 'flow' | 'data';
+export type PaletteGroup = 'window' | 'keyboard' | 'pointer' | 'flow' | 'data' | 'web';
 
 export interface PrimitiveDescriptor<P extends { action: string }> {
   schema: z.ZodType<P> & { shape: Record<string, unknown> };
@@ -57,6 +58,11 @@ export interface PrimitiveDescriptor<P extends { action: string }> {
   needs: (p: P, ctx: NeedContext) => CapabilityNeed[] | StepNeeds;
   /** Every capability `needs` can answer (documentation, checked by a test). */
   capabilities: readonly Capability[];
+  /**
+   * Capabilities the step's page may need while it runs (a form POST, a fetch to another host):
+   * not known before, each decided by the browser's request guard when the request is sent.
+   */
+  requests?: readonly Capability[];
   /** A valid instance: the palette's starting values, and the sample tests mediate. */
   sample: P;
   group: PaletteGroup;
@@ -371,6 +377,8 @@ export const PRIMITIVES = {
     sample: { action: 'read', source: 'clipboard', into: 'result' },
     group: 'data',
   }),
+  // Steps on the page of SkillDesk's browser (webPrimitives.ts).
+  ...WEB_PRIMITIVES,
 };
 
 type Table = typeof PRIMITIVES;

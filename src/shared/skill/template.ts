@@ -20,6 +20,8 @@ export const TEMPLATE_FILTERS: Record<string, (value: string) => string> = {
   regex_escape: (v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
   /** Wraps a value in double quotes, as Windows file dialogs and command lines take names with spaces. */
   quoted: (v) => `"${v}"`,
+  /** Percent-encodes a value for one URL component (a query value, a path segment): `a b&c` -> `a%20b%26c`. */
+  url_encode: (v) => encodeURIComponent(v),
 };
 
 /** Filters from a list argument to text. */

@@ -203,7 +203,7 @@ function failure(doc: LiveTestsDoc, library: SkillLibrary, dir: string, e: Exclu
   }
   if ('clipboard' in e) return text(execFileSync('xclip', ['-o', '-selection', 'clipboard'], { encoding: 'utf8' }), e.clipboard);
   // A window of the app (its WM_CLASS, as the app profile names it) with a matching title.
-  const classPattern = library.apps.get(doc.app)?.windows.class;
+  const classPattern = library.apps.get(doc.app)?.windows?.class;
   const rows = execFileSync('wmctrl', ['-lx'], { encoding: 'utf8' }).split('\n').filter(Boolean);
   const titles = rows
     .map((row) => row.split(/\s+/))

@@ -1,5 +1,5 @@
 import type { ZodType } from 'zod';
-import { checkArgs, trustOf, type Platform, type SkillLibrary } from '../../../shared/skill';
+import { appRunsOn, checkArgs, trustOf, type Platform, type SkillLibrary } from '../../../shared/skill';
 import { LlmError } from '../llm/errors';
 import type { ChatMessage, LlmClient } from '../llm/types';
 import type { UsageMeter } from '../llm/UsageMeter';
@@ -60,7 +60,7 @@ export class LlmPlanner implements Planner {
             intents: m.intents,
             args: m.args,
             trust: trustOf(iface.source, undefined),
-            apps: library.implementers(iface.id).filter((a) => library.apps.get(a)?.platforms.includes(options.platform)),
+            apps: library.implementers(iface.id).filter((a) => appRunsOn(library.apps.get(a) ?? { platforms: [] }, options.platform)),
           }))
       : [];
   }

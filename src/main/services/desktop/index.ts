@@ -25,6 +25,7 @@ export {
   type RecordingDesktopOptions,
 } from './RecordingDesktop';
 export type { TypingPace } from './x11/XTestKeyboard';
+export { unavailableDesktop } from './UnavailableDesktop';
 
 /** Options of createDesktop. */
 export interface CreateDesktopOptions {

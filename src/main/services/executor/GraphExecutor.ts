@@ -4,8 +4,10 @@ import { abortableSleep } from '../../../shared/sleep';
 import {
   bringUpGraph,
   bringsUpItsApp,
+  appRunsOn,
   checkArgs,
   guardConditions,
+  isWebApp,
   outEdges,
   primitiveInput,
   primitiveInto,
@@ -23,6 +25,7 @@ import { boundedArgs } from './boundedArgs';
 import { PermissionDenied, RunAborted, StepFailure, isFatal } from './errors';
 import { answerSteps, interruptionCandidates } from './interruptions';
 import { PrimitiveRunner, type FrameApp, type RunWorld } from './PrimitiveRunner';
+import { WebPrimitives, isWebPrimitive } from './WebPrimitives';
 import type { WindowInfo } from '../../../shared/ports/desktop';
 import type { Clock, ExecutorDeps, RunError, RunEvent, RunRequest, RunResult, StepRecord } from './types';
 
@@ -128,14 +131,27 @@ export class GraphExecutor {
     }
     journalStart(values);
     emit({ type: 'run_started', runId, skillId, ...(appId && { app: appId }), args: values });
+    const web = new WebPrimitives({
+      ...(this.deps.browser && { browser: this.deps.browser }),
+      mediator: this.deps.mediator,
+      sessionId: this.deps.sessionId ?? 'default',
+      runId,
+      dryRun,
+      ...(request.signal && { signal: request.signal }),
+      env: this.deps.env ?? process.env,
+      now: () => this.clock.now(),
+    });
+    // A website has no windows: its runs never look at the desktop.
+    const website = appId !== undefined && isWebApp(this.deps.library.apps.get(appId) ?? { platforms: [] });
     const world: RunWorld = {
       dryRun,
       currentWindow: new Map(),
-      initialWindowIds: new Set(dryRun ? [] : (await this.deps.desktop.windows.list()).map((w) => w.id)),
+      initialWindowIds: new Set(dryRun || website ? [] : (await this.deps.desktop.windows.list()).map((w) => w.id)),
       seenWindowIds: new Set(),
       lookedAtWindowIds: new Set(),
       workWindow: new Map(),
       ...(request.signal && { signal: request.signal }),
+      web,
     };
     const ctx: RunCtx = { runId, world, steps, request, emit };
     try {
@@ -143,6 +159,8 @@ export class GraphExecutor {
       return finish('succeeded', result === undefined ? {} : { result });
     } catch (err) {
       return finish(err instanceof RunAborted ? 'aborted' : 'failed', { error: toRunError(err) });
+    } finally {
+      web.finish();
     }
   }
 
@@ -150,7 +168,10 @@ export class GraphExecutor {
     const { library, desktop, defaultApps } = this.deps;
     const { head } = splitRef(ref);
     if (!library.interfaces.has(head)) return undefined; // a concrete skill names its app
-    if (!dryRun) {
+    const implementers = library.implementers(head);
+    // Websites have no windows: the focused one says nothing about which site is meant.
+    const websitesOnly = implementers.length > 0 && implementers.every((id) => isWebApp(library.apps.get(id) ?? { platforms: [] }));
+    if (!dryRun && !websitesOnly) {
       const active = await desktop.windows.active();
       const owner = active && appOwningWindow(library, active, desktop.platform);
       if (owner && library.appImplements(owner, head)) return owner;
@@ -160,7 +181,7 @@ export class GraphExecutor {
     // A universal interface acts on whatever window has the focus: no app is picked for it.
     if (library.interfaces.get(head)?.universal) return undefined;
     // With no choice to make, make none: the only app of this platform that implements the domain.
-    const here = library.implementers(head).filter((id) => library.apps.get(id)?.platforms.includes(desktop.platform));
+    const here = implementers.filter((id) => appRunsOn(library.apps.get(id) ?? { platforms: [] }, desktop.platform));
     return here.length === 1 ? here[0] : undefined;
   }
 
@@ -187,8 +208,9 @@ export class GraphExecutor {
       callChain: [...chain, skill.id],
       ...(profile && { app: { id: profile.id, profile } }),
     };
-    if (frame.app && !ctx.world.dryRun && bringsUpItsApp(skill) && !(await this.appIsOpen(frame.app.profile))) {
-      const bringUp = bringUpGraph(frame.app.profile.launch.startupMs);
+    const launch = frame.app?.profile.launch;
+    if (frame.app && launch && !ctx.world.dryRun && bringsUpItsApp(skill) && !(await this.appIsOpen(frame.app.profile))) {
+      const bringUp = bringUpGraph(launch.startupMs);
       await this.walk(ctx, frame, bringUp, bringUp.start);
     }
     await this.walk(ctx, frame, skill.graph, skill.graph.start);
@@ -292,6 +314,15 @@ export class GraphExecutor {
     // Journaled before mediation and the effect: a crash from here on leaves the step as 'started'.
     this.deps.journal?.startStep({ ...base, resolved: resolved as unknown as Record<string, unknown>, startedAt });
     ctx.emit({ type: 'step_started', ...base, resolved: resolved as unknown as Record<string, unknown> });
+    if (resolved.action === 'call') {
+      // A method the app does not implement fails as such, before anything is asked for or run.
+      try {
+        this.deps.library.resolve(resolved.skill, frame.app?.id);
+      } catch (err) {
+        record('failed', (err as Error).message);
+        throw err;
+      }
+    }
     const decision = await this.mediate(ctx, frame, nodeId, resolved, raw, screenshot);
     if (decision.effect === 'deny') {
       record('denied', decision.reason);
@@ -313,15 +344,27 @@ export class GraphExecutor {
       if (resolved.into) frame.scope[resolved.into] = value;
       return;
     }
+    const onPage = isWebPrimitive(resolved);
+    if (onPage)
+      ctx.world.web.enter({
+        skill: frame.skill,
+        nodeId,
+        args: frame.scope as ArgValues,
+        ...(frame.app && { app: frame.app.id }),
+        callChain: frame.callChain,
+        primitive: resolved,
+      });
     try {
       const value = await this.primitives.run(resolved, frame.app, ctx.world);
       const into = primitiveInto(resolved);
       if (into) frame.scope[into] = value;
-      const shot = screenshot || ctx.request.screenshotEveryStep ? await this.screenshot(ctx, seq) : undefined;
+      const shot = screenshot || ctx.request.screenshotEveryStep ? await this.screenshot(ctx, seq, onPage) : undefined;
       record('ok', undefined, shot);
     } catch (err) {
-      const shot = !ctx.world.dryRun && !(err instanceof RunAborted) ? await this.screenshot(ctx, seq).catch(() => undefined) : undefined;
-      record(err instanceof RunAborted ? 'skipped' : 'failed', (err as Error).message, shot);
+      const shot =
+        !ctx.world.dryRun && !(err instanceof RunAborted) ? await this.screenshot(ctx, seq, onPage).catch(() => undefined) : undefined;
+      // A request the step's page sent was denied (WebPrimitives): the step is a denial, not a failure.
+      record(err instanceof RunAborted ? 'skipped' : err instanceof PermissionDenied ? 'denied' : 'failed', (err as Error).message, shot);
       throw err instanceof SkillDeskError ? err : new StepFailure('step.failed', (err as Error).message);
     }
   }
@@ -460,12 +503,14 @@ export class GraphExecutor {
     await this.step(ctx, frame, '(verify)', { action: 'wait_until', condition: v.condition, timeoutMs: v.timeoutMs ?? 5000 }, false);
   }
 
-  private async screenshot(ctx: RunCtx, seq: number): Promise<string | undefined> {
+  /** A screenshot after step `seq`: of the desktop, or of the web page for a web step. */
+  private async screenshot(ctx: RunCtx, seq: number, ofPage = false): Promise<string | undefined> {
     const { screenshotDir, saveScreenshot, desktop } = this.deps;
     if (!screenshotDir || !saveScreenshot || ctx.world.dryRun) return undefined;
-    const shot = await desktop.screen.capture();
+    const png = ofPage ? await ctx.world.web.screenshot() : (await desktop.screen.capture()).png;
+    if (!png) return undefined;
     const path = `${screenshotDir}/${ctx.runId}-${String(seq).padStart(4, '0')}.png`;
-    await saveScreenshot(path, shot.png);
+    await saveScreenshot(path, png);
     return path;
   }
 }

@@ -17,6 +17,7 @@ import { windowBelongsToApp } from './appWindows';
 import { RunAborted, StepFailure } from './errors';
 import { StrayDialogWatch } from './strayDialogs';
 import type { Clock, ExecutorDeps } from './types';
+import { isWebPrimitive, type WebPrimitives } from './WebPrimitives';
 
 /** Per-run state shared by every frame: which window each app is working in. */
 export interface RunWorld {
@@ -32,6 +33,8 @@ export interface RunWorld {
   seenWindowIds: Set<string>;
   /** Window ids a condition or guard of the run found by title: the skill knows of them (StrayDialogWatch). */
   lookedAtWindowIds: Set<string>;
+  /** The run's web steps (its page in SkillDesk's browser). */
+  web: WebPrimitives;
 }
 
 /** The app a frame drives, with its profile. */
@@ -60,11 +63,14 @@ export class PrimitiveRunner {
     const { desktop } = this.deps;
     switch (p.action) {
       case 'launch': {
-        const profile = requireApp(app, p.action).profile;
+        const { id, profile } = requireApp(app, p.action);
+        const launch = profile.launch;
+        if (!launch)
+          throw new StepFailure('launch.none', `\`${id}\` is a website: nothing is launched, its skills open pages (\`web_navigate\`)`);
         await desktop.processes.launch({
-          command: profile.launch.command,
-          args: [...profile.launch.args, ...(p.args ?? [])],
-          ...(profile.launch.env && { env: profile.launch.env }),
+          command: launch.command,
+          args: [...launch.args, ...(p.args ?? [])],
+          ...(launch.env && { env: launch.env }),
         });
         return undefined;
       }
@@ -191,7 +197,8 @@ export class PrimitiveRunner {
         return value;
       }
       default:
-        return assertNever(p, 'primitive');
+        // Steps on a web page: WebPrimitives.ts.
+        return isWebPrimitive(p) ? world.web.run(p, app) : assertNever(p, 'primitive');
     }
   }
 

@@ -6,8 +6,10 @@ type WindowMatcher = AppDoc['windows'];
 /**
  * Whether `win` belongs to the app. `process` and `class` identify the app; the profile's
  * `title` picks its main window and is applied only when `mainOnly` (dialogs have other titles).
+ * A website has no windows of its own (SkillDesk's browser shows it): none belongs to it.
  */
 export function windowBelongsToApp(win: WindowInfo, matcher: WindowMatcher, mainOnly = false): boolean {
+  if (!matcher) return false;
   const test = (pattern: string | undefined, values: readonly (string | undefined)[]) =>
     pattern === undefined || values.some((v) => v !== undefined && new RegExp(pattern, 'i').test(v));
   const identity = matcher.process !== undefined || matcher.class !== undefined;

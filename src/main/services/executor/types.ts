@@ -1,3 +1,4 @@
+import type { BrowserSession } from '../../../shared/ports/browser';
 import type { Desktop } from '../../../shared/ports/desktop';
 import type { Grounder } from '../../../shared/ports/grounding';
 import type { ActionMediator } from '../../../shared/ports/mediation';
@@ -52,6 +53,13 @@ export interface ExecutorDeps {
   defaultApps?: Record<string, string>;
   /** Poll interval of waits. @default 100 */
   pollMs?: number;
+  /**
+   * SkillDesk's browser for web steps, opened on the first one (one per core, kept across runs);
+   * without it a web step fails, saying so. Dry runs never open it.
+   */
+  browser?: () => Promise<BrowserSession>;
+  /** Where a website's `base_url_env` is read. @default process.env */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface RunRequest {

@@ -5,9 +5,9 @@ import { describeTarget, type Grant, type PermissionRequest, type PolicyDecision
 import type { PermissionSession } from '../../../shared/permissions/session';
 import { lowerTrust, type TrustTier } from '../../../shared/permissions/manifest';
 import { CAPABILITIES, type Capability } from '../../../shared/permissions/taxonomy';
-import type { ActionMediator, ActionRequest, MediationDecision } from '../../../shared/ports/mediation';
+import type { ActionMediator, ActionRequest, EffectRequest, MediationDecision } from '../../../shared/ports/mediation';
 import type { PermissionPrompter, PromptResult } from '../../../shared/ports/prompter';
-import { primitiveInput, type Skill, type SkillLibrary } from '../../../shared/skill';
+import { primitiveInput, siteOrigin, type AppDoc, type Skill, type SkillLibrary } from '../../../shared/skill';
 import { createPathCanonicalizer, type PathCanonicalizer } from './canonicalPaths';
 import { canonicalizeStep } from './canonicalStep';
 import { defaultScriptInferrer, primitiveNeeds, type CapabilityNeed, type ScriptInferrer } from './primitiveNeeds';
@@ -34,6 +34,8 @@ export interface PolicyMediatorOptions {
   infer?: ScriptInferrer;
   /** Puts request paths in canonical form before any decision. @default this machine's file system */
   canonicalizePath?: PathCanonicalizer;
+  /** Where a website's `base_url_env` is read (its origin binds `${site}`). @default process.env */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 export class PolicyMediator implements ActionMediator {
@@ -100,6 +102,11 @@ export class PolicyMediator implements ActionMediator {
 
     const appId = request.app ?? skill.app;
     const profile = appId ? library.apps.get(appId) : undefined;
+    const site = this.siteOf(profile);
+    if (typeof site === 'object') {
+      this.record({ ...base, ts: time, capability: 'web.navigate', decision: 'deny', reason: site.error, policySource: 'mediation:site' });
+      return { effect: 'deny', code: 'permission.bad_site', reason: site.error };
+    }
     const { needs, unanalysable, analysis } = primitiveNeeds(skill, p, {
       raw: request.raw,
       ...(request.app && { app: request.app }),
@@ -107,6 +114,7 @@ export class PolicyMediator implements ActionMediator {
       screenshot: request.screenshot,
       infer: this.infer,
       ...(profile && { profile }),
+      ...(site !== undefined && { site }),
     });
     if (unanalysable) {
       const reason = `${unanalysable} (fail closed)`;
@@ -149,9 +157,17 @@ export class PolicyMediator implements ActionMediator {
     // What one need's audit row hides, no other row of the step may show in clear.
     const sensitive = step.needs.flatMap((n) => (isRedacted(n.capability) ? (describeTarget(n.target) ?? []) : []));
     for (const need of dedupe(step.needs)) {
-      const outcome = await this.decideNeed({ ...request, args: step.args, trust, sensitive }, skill, need, time, base, signal, () => {
-        asked.prompted = true;
-      });
+      const outcome = await this.decideNeed(
+        { ...request, args: step.args, trust, sensitive, site },
+        skill,
+        need,
+        time,
+        base,
+        signal,
+        () => {
+          asked.prompted = true;
+        },
+      );
       if (outcome) return outcome;
     }
     if (p.action === 'call') {
@@ -179,6 +195,41 @@ export class PolicyMediator implements ActionMediator {
     };
   }
 
+  /**
+   * Decides an effect of the running step when it happens (a request its web page sends), as a
+   * step's own needs are decided: the step's skill and trust chain, `${site}` bound to its app's
+   * website, a prompt where the policy asks, an audit row either way.
+   */
+  async checkEffect(request: EffectRequest, signal?: AbortSignal): Promise<MediationDecision> {
+    const library = await this.library();
+    const skill = request.skill;
+    this.ensureLoaded(skill);
+    const time = this.now();
+    const base = {
+      sessionId: request.sessionId,
+      runId: request.runId,
+      skillId: skill.id,
+      nodeId: `${request.nodeId} (request)`,
+      argsDigest: argsDigest(request),
+    };
+    const appId = request.app ?? skill.app;
+    const site = this.siteOf(appId ? library.apps.get(appId) : undefined);
+    if (typeof site === 'object') return { effect: 'deny', code: 'permission.bad_site', reason: site.error };
+    const trust = this.chainTrust(request, library);
+    const outcome = await this.decideNeed({ args: request.args, app: request.app, trust, site }, skill, request.need, time, base, signal);
+    return outcome ?? { effect: 'allow' };
+  }
+
+  /** The origin of the website `profile` is (binds `${site}`); undefined for a desktop app; an error for a bad override. */
+  private siteOf(profile: AppDoc | undefined): string | undefined | { error: string } {
+    if (!profile?.web) return undefined;
+    try {
+      return siteOrigin(profile.web, this.opts.env ?? process.env);
+    } catch (err) {
+      return { error: `${(err as Error).message} (fail closed)` };
+    }
+  }
+
   /** Decides `context.load` for putting a skill's text into a model's context (for the agent). */
   async checkContextLoad(skill: Skill, ctx: { sessionId: string; runId?: string }, signal?: AbortSignal): Promise<MediationDecision> {
     await this.library();
@@ -198,7 +249,7 @@ export class PolicyMediator implements ActionMediator {
 
   /** Decides one need; returns the deny that ends the step, or undefined when allowed. */
   private async decideNeed(
-    request: Pick<ActionRequest, 'args' | 'app'> & { trust?: TrustTier; sensitive?: readonly string[] },
+    request: Pick<ActionRequest, 'args' | 'app'> & { trust?: TrustTier; sensitive?: readonly string[]; site?: string },
     skill: Skill,
     need: CapabilityNeed,
     time: number,
@@ -214,6 +265,7 @@ export class PolicyMediator implements ActionMediator {
       args: request.args,
       time,
       ...(request.app && { app: request.app }),
+      ...(request.site !== undefined && { site: request.site }),
       ...(request.trust && request.trust !== skill.trust && { trust: request.trust }),
     };
     const d: PolicyDecision = session.decide(req);
@@ -301,11 +353,20 @@ export class PolicyMediator implements ActionMediator {
       return `cannot resolve callee \`${p.skill}\`: ${(err as Error).message}`;
     }
     const app = callee.app ?? request.app;
+    // `${site}` is each side's website, never an argument (a bad override binds nothing: not within).
+    const siteOf = (id: string | undefined) => {
+      const s = this.siteOf(id ? library.apps.get(id) : undefined);
+      return typeof s === 'string' ? s : undefined;
+    };
     const problems = manifestWithin(
-      { manifest: callee.permissions, values: { ...(p.args ?? {}), ...(app && { app }) }, ...(callee.app && { app: callee.app }) },
+      {
+        manifest: callee.permissions,
+        values: { ...(p.args ?? {}), ...(app && { app }), site: siteOf(app) },
+        ...(callee.app && { app: callee.app }),
+      },
       {
         manifest: request.skill.permissions,
-        values: { ...request.args, ...(request.app && { app: request.app }) },
+        values: { ...request.args, ...(request.app && { app: request.app }), site: siteOf(request.app ?? request.skill.app) },
         ...(request.skill.app && { app: request.skill.app }),
       },
       this.opts.session.env,
@@ -319,7 +380,7 @@ export class PolicyMediator implements ActionMediator {
    * The trust a step runs with: the lowest on its call chain, so a built-in skill called by a
    * community one does nothing the community skill could not do without asking (confused deputy).
    */
-  private chainTrust(request: ActionRequest, library: SkillLibrary): TrustTier {
+  private chainTrust(request: Pick<ActionRequest, 'skill' | 'callChain'>, library: SkillLibrary): TrustTier {
     return lowerTrust(request.skill.trust, ...request.callChain.map((id) => library.skills.get(id)?.trust ?? 'untrusted'));
   }
 
@@ -380,7 +441,7 @@ function dedupe(needs: CapabilityNeed[]): CapabilityNeed[] {
 }
 
 /** SHA-256 of the resolved primitive and the step's arguments: identifies them without storing them. */
-function argsDigest(r: ActionRequest): string {
+function argsDigest(r: Pick<ActionRequest, 'primitive' | 'args'>): string {
   return createHash('sha256')
     .update(stableJson({ primitive: r.primitive, args: r.args }))
     .digest('hex');

@@ -2,7 +2,16 @@ import { isAppScoped } from '../../../shared/permissions/constraints';
 import type { Constraints, Manifest, PermissionEntry } from '../../../shared/permissions/manifest';
 import { describeTarget } from '../../../shared/permissions/policy';
 import { CAPABILITIES, patternCovers, patternMatches, type Capability } from '../../../shared/permissions/taxonomy';
-import { callEdges, mediatedSteps, splitRef, type LibraryProblem, type Skill, type SkillLibrary } from '../../../shared/skill';
+import {
+  SITE_SLOT,
+  callEdges,
+  descriptorOf,
+  mediatedSteps,
+  splitRef,
+  type LibraryProblem,
+  type Skill,
+  type SkillLibrary,
+} from '../../../shared/skill';
 import { defaultScriptInferrer, primitiveNeeds, type ScriptInferrer } from './primitiveNeeds';
 
 /**
@@ -27,6 +36,11 @@ export interface DerivedManifest {
   errors: string[];
   /** A manifest that declares exactly the needs (allow, scoped where the scope is known). */
   suggested: Manifest;
+  /**
+   * What the web pages its steps (and callees' steps) drive may send, decided request by request
+   * when they do (`web.post`...): declaring these is not over-declaring, needing them is not known.
+   */
+  requests: Capability[];
 }
 
 export interface DeriveOptions {
@@ -43,6 +57,7 @@ export interface DeriveOptions {
 interface LocalNeeds {
   needs: Map<Capability, { scopes: Set<string>; from: string[] }>;
   errors: string[];
+  requests: Set<Capability>;
 }
 
 /** Memoised local needs per skill id; create one per library with `new Map()`. */
@@ -70,7 +85,7 @@ export function deriveManifest(skill: Skill, library: SkillLibrary, opts: Derive
     local = localNeeds(skill, library, infer, opts.memo ?? new Map(), new Set(), { left: MAX_DERIVATIONS }).result;
   } catch (err) {
     if (!(err instanceof DerivationBudgetExceeded)) throw err;
-    local = { needs: new Map(), errors: [] };
+    local = { needs: new Map(), errors: [], requests: new Set() };
     errors.push(
       `${skill.id}: its calls reach more than ${MAX_DERIVATIONS} skill derivations (call cycles with fan-out); the manifest cannot be checked`,
     );
@@ -97,7 +112,7 @@ export function deriveManifest(skill: Skill, library: SkillLibrary, opts: Derive
     if (!r.ok) errors.push(`${where}: the choice command cannot be fully analysed: ${r.errors.slice(0, 2).join('; ')}`);
   }
   const list = [...needs.values()].sort((a, b) => a.capability.localeCompare(b.capability));
-  return { skill: skill.id, needs: list, errors, suggested: list.map((n) => suggestEntry(n)) };
+  return { skill: skill.id, needs: list, errors, suggested: list.map((n) => suggestEntry(n)), requests: [...local.requests].sort() };
 }
 
 /**
@@ -117,10 +132,10 @@ function localNeeds(
 ): { result: LocalNeeds; leanedOn: Set<string> } {
   const cached = memo.get(s.id);
   if (cached) return { result: cached, leanedOn: new Set() };
-  if (inProgress.has(s.id)) return { result: { needs: new Map(), errors: [] }, leanedOn: new Set([s.id]) };
+  if (inProgress.has(s.id)) return { result: { needs: new Map(), errors: [], requests: new Set() }, leanedOn: new Set([s.id]) };
   if (--budget.left < 0) throw new DerivationBudgetExceeded();
   inProgress.add(s.id);
-  const result: LocalNeeds = { needs: new Map(), errors: [] };
+  const result: LocalNeeds = { needs: new Map(), errors: [], requests: new Set() };
   const leanedOn = new Set<string>();
   const add = (capability: Capability, scope: string, from: string) => {
     let n = result.needs.get(capability);
@@ -136,7 +151,10 @@ function localNeeds(
       screenshot: node.screenshot,
       infer,
       ...(s.app && library.apps.has(s.app) && { profile: library.apps.get(s.app)! }),
+      // A web step's relative URLs stand on the app's website, whichever origin it resolves to at run time.
+      site: SITE_SLOT,
     });
+    for (const c of descriptorOf(node.primitive).requests ?? []) result.requests.add(c);
     if (res.unanalysable) result.errors.push(`${at(node.id)}: ${res.unanalysable}`);
     for (const n of res.needs) add(n.capability, describeTarget(n.target)?.replace(/^(app|skill):/, '') ?? '', at(node.id));
   }
@@ -147,6 +165,7 @@ function localNeeds(
       const sub = localNeeds(callee, library, infer, memo, inProgress, budget);
       for (const id of sub.leanedOn) if (id !== s.id) leanedOn.add(id);
       for (const e of sub.result.errors) if (result.errors.length < MAX_FROM) result.errors.push(`${s.id} > ${e}`);
+      for (const c of sub.result.requests) result.requests.add(c);
       for (const [capability, n] of sub.result.needs) {
         // The callee's `${arg}` becomes what the call passes; its own app becomes the caller's.
         const mapped = [...n.scopes].map((scope) => {
@@ -245,7 +264,8 @@ export function checkSkillManifest(skill: Skill, library: SkillLibrary, opts: De
   manifest.forEach((e, i) => {
     if (e.capability === '*') warnings.push(`entry #${i} (${e.effect} *) covers every capability; name the ones the skill needs`);
     if (e.effect === 'deny') return;
-    if (!derived.needs.some((n) => patternMatches(e.capability, n.capability))) {
+    const needed = [...derived.needs.map((n) => n.capability), ...derived.requests];
+    if (!needed.some((c) => patternMatches(e.capability, c))) {
       warnings.push(`over-declared: entry #${i} (${e.effect} ${e.capability}) matches nothing the skill's graph needs`);
     }
     const kinds = new Set(expandScopes(e.capability));

@@ -46,10 +46,12 @@ export function primitiveNeeds(
     infer: ScriptInferrer;
     /** The app's profile, for what a `launch` runs and which program its input reaches. */
     profile?: LaunchProfile & Partial<Pick<AppDoc, 'windows'>>;
+    /** The origin of the website the app is (`${site}` when deriving a manifest), for web steps. */
+    site?: string;
   },
 ): StepNeeds {
   const app = opts.app ?? skill.app;
-  const step = stepNeeds(skill.args, primitive, needContext(app, opts.infer, opts.profile), {
+  const step = stepNeeds(skill.args, primitive, needContext(app, opts.infer, opts.profile, opts.site), {
     ...(opts.raw && { raw: opts.raw }),
     ...(opts.args && { values: opts.args }),
     ...(opts.screenshot && { screenshot: true }),
@@ -63,18 +65,20 @@ export function primitiveNeeds(
 /** What a launch of an app runs: its profile's command, and whether the profile ships with SkillDesk. */
 export type LaunchProfile = Pick<AppDoc, 'launch'> & { source: Pick<SourceRef, 'origin'> };
 
-/** The context descriptors' `needs` get: the step's app, script analysis, the secret-path test, the launch line. */
-export function needContext(app: string | undefined, infer: ScriptInferrer, profile?: LaunchProfile): NeedContext {
+/** The context descriptors' `needs` get: the step's app, script analysis, the secret-path test, the launch line, the site. */
+export function needContext(app: string | undefined, infer: ScriptInferrer, profile?: LaunchProfile, site?: string): NeedContext {
   const appTarget: PermissionTarget = app ? { kind: 'app', app } : { kind: 'unknown', hint: 'no app' };
+  const launch = profile?.launch;
   return {
     appTarget,
     analyseScript: infer,
     isSecretPath,
-    ...(profile && {
+    ...(site !== undefined && { site }),
+    ...(launch && {
       launchCommand: (extraArgs: readonly string[]) => ({
         commandLine: [
-          ...Object.entries(profile.launch.env ?? {}).map(([k, v]) => `${k}=${shellWord(v)}`),
-          ...[profile.launch.command, ...profile.launch.args, ...extraArgs].map(shellWord),
+          ...Object.entries(launch.env ?? {}).map(([k, v]) => `${k}=${shellWord(v)}`),
+          ...[launch.command, ...launch.args, ...extraArgs].map(shellWord),
         ].join(' '),
         shipped: profile.source.origin === 'builtin',
       }),

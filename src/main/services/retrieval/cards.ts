@@ -1,5 +1,5 @@
 import type { TrustTier } from '../../../shared/permissions/manifest';
-import { trustOf, type ArgSpecs, type Platform, type SkillLibrary } from '../../../shared/skill';
+import { appRunsOn, trustOf, type ArgSpecs, type Platform, type SkillLibrary } from '../../../shared/skill';
 
 /**
  * What retrieval ranks: one card per interface method (standing for all of its implementations,
@@ -21,7 +21,7 @@ export interface SkillCard {
 
 /** Builds the cards of a library; `platform` keeps only apps that run there. */
 export function skillCards(library: SkillLibrary, platform?: Platform): SkillCard[] {
-  const runsHere = (app: string) => !platform || Boolean(library.apps.get(app)?.platforms.includes(platform));
+  const runsHere = (app: string) => !platform || appRunsOn(library.apps.get(app) ?? { platforms: [] }, platform);
   const cards: SkillCard[] = [];
   for (const iface of library.interfaces.values()) {
     // Universal interfaces hold the basic primitives: the agent adds them to every candidate list itself.

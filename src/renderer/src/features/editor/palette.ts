@@ -8,6 +8,7 @@ const GROUP_TITLES: Record<PaletteGroup, string> = {
   pointer: 'Pointer',
   flow: 'Flow',
   data: 'Data and scripts',
+  web: 'Web pages',
 };
 
 /** The palette's sections, from the primitive table: each action with its one-line doc. */
