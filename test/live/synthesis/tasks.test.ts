@@ -40,7 +40,7 @@ describe('synthesized tasks (live)', () => {
     const written = task.check.find((c) => c.kind === 'file_text' && !(c.path in task.setup.files))!;
     if (written.kind !== 'file_text') throw new Error('unreachable');
     writeFileSync(written.path, 'what was there before the task');
-    const after = await new TaskChecker(await core.desktop(), library).check(task.check, []);
+    const after = await new TaskChecker(await core.desktop(), library).check(task.check, [], { settleMs: 0 });
     expect(after.find((v) => v.check === written)).toMatchObject({ ok: false, found: '"what was there before the task"' });
   }, 240_000);
 });

@@ -61,9 +61,23 @@ export class TaskChecker {
     private readonly library: SkillLibrary,
   ) {}
 
-  async check(checks: readonly TaskCheck[], runs: readonly Pick<RunResult, 'result'>[]): Promise<CheckVerdict[]> {
+  /**
+   * Each check's verdict. A failing check is asked again until `settleMs` have passed: the end
+   * state may still be settling (a player's title between two items, a file being flushed), as a
+   * live test's expectations wait. An effect that is not there fails all the same.
+   */
+  async check(
+    checks: readonly TaskCheck[],
+    runs: readonly Pick<RunResult, 'result'>[],
+    o: { settleMs?: number } = {},
+  ): Promise<CheckVerdict[]> {
+    const deadline = Date.now() + (o.settleMs ?? 5000);
     const out: CheckVerdict[] = [];
     for (const check of checks) out.push(await this.one(check, runs));
+    while (out.some((v) => !v.ok) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 250));
+      for (const [i, v] of out.entries()) if (!v.ok) out[i] = await this.one(v.check, runs);
+    }
     return out;
   }
 

@@ -32,8 +32,18 @@ describe('src/main/services/synthesis/TaskChecker', () => {
     expect((await checker.check(checks, [])).every((v) => v.ok)).toBe(true);
     // The task's effect undone: the file back as it was before.
     writeFileSync(path, 'original');
-    const after = await checker.check(checks, []);
+    const after = await checker.check(checks, [], { settleMs: 300 });
     expect(after.filter((v) => !v.ok)).toEqual([{ check: checks[1], ok: false, found: '"original"' }]);
+  });
+
+  it('asks a failing check again while the end state settles', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skilldesk-check-'));
+    const path = join(dir, 'late.txt');
+    setTimeout(() => writeFileSync(path, 'flushed'), 300);
+    const [v] = await new TaskChecker(fakeDesktop().desktop, library).check([{ kind: 'file_text', path, equals: 'flushed' }], [], {
+      settleMs: 3000,
+    });
+    expect(v).toEqual({ check: { kind: 'file_text', path, equals: 'flushed' }, ok: true });
   });
 
   it('tells a file by its first bytes, folders from files, and an image by its size', async () => {
@@ -54,6 +64,7 @@ describe('src/main/services/synthesis/TaskChecker', () => {
         { kind: 'image_size', path: join(dir, 'pic.png'), width: 16, height: 8 },
       ],
       [],
+      { settleMs: 0 },
     );
     expect(verdicts.map((v) => v.ok)).toEqual([false, true, true, false, true, true, false]);
     expect(verdicts[0]!.found).toMatch(/not a \.pdf file/);
@@ -72,6 +83,7 @@ describe('src/main/services/synthesis/TaskChecker', () => {
         { kind: 'result', step: 3, equals: 'x' },
       ],
       [run(2.5000000000001), run('12'), run('a\r\nb'), run(undefined)],
+      { settleMs: 0 },
     );
     expect(verdicts.map((v) => v.ok)).toEqual([true, true, true, false]);
   });

@@ -91,9 +91,10 @@ export const TEXT_MODELS: Record<string, MethodModel> = {
   },
   'Document.save_all': {
     blocked: (w, ctx) => (doc(w, ctx.app).open && doc(w, ctx.app).path ? undefined : 'no document with a file is open'),
+    // Only documents with changes are written (an unchanged file stays as it is, byte for byte).
     apply: (w, ctx) => {
       const d = doc(w, ctx.app);
-      d.text = saveText(w, ctx, d.path!, d.text);
+      if (d.modified) d.text = saveText(w, ctx, d.path!, d.text);
     },
   },
   'Document.save_as': {
