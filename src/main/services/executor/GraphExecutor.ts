@@ -23,7 +23,7 @@ import {
 import { appOwningWindow, windowBelongsToApp } from './appWindows';
 import { boundedArgs } from './boundedArgs';
 import { PermissionDenied, RunAborted, StepFailure, isFatal } from './errors';
-import { answerSteps, interruptionCandidates } from './interruptions';
+import { answerSteps, InterruptionShown, interruptionCandidates, windowShows } from './interruptions';
 import { PrimitiveRunner, type FrameApp, type RunWorld } from './PrimitiveRunner';
 import { WebPrimitives, isWebPrimitive } from './WebPrimitives';
 import type { WindowInfo } from '../../../shared/ports/desktop';
@@ -355,7 +355,7 @@ export class GraphExecutor {
         primitive: resolved,
       });
     try {
-      const value = await this.primitives.run(resolved, frame.app, ctx.world);
+      const value = await this.runAnswering(ctx, frame, resolved);
       const into = primitiveInto(resolved);
       if (into) frame.scope[into] = value;
       const shot = screenshot || ctx.request.screenshotEveryStep ? await this.screenshot(ctx, seq, onPage) : undefined;
@@ -366,6 +366,21 @@ export class GraphExecutor {
       // A request the step's page sent was denied (WebPrimitives): the step is a denial, not a failure.
       record(err instanceof RunAborted ? 'skipped' : err instanceof PermissionDenied ? 'denied' : 'failed', (err as Error).message, shot);
       throw err instanceof SkillDeskError ? err : new StepFailure('step.failed', (err as Error).message);
+    }
+  }
+
+  /**
+   * Runs a primitive; when a wait of it meets one of the app's known interruptions (a crash
+   * question that holds the app back), answers it and runs the primitive again, within bounds.
+   */
+  private async runAnswering(ctx: RunCtx, frame: Frame, p: Exclude<Primitive, { action: 'call' }>): Promise<unknown> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.primitives.run(p, frame.app, ctx.world);
+      } catch (err) {
+        if (!(err instanceof InterruptionShown) || !frame.app || ctx.answering || attempt >= MAX_INTERRUPTIONS) throw err;
+        await this.answerInterruptions(ctx, frame, frame.app);
+      }
     }
   }
 
@@ -429,9 +444,7 @@ export class GraphExecutor {
       const read: Primitive = { action: 'wait_until', condition: { kind: 'text_visible', text } };
       const decision = await this.mediate(ctx, frame, `(interruption: ${candidate.interruption.id})`, read, read, false);
       if (decision.effect === 'deny') throw new PermissionDenied(decision.code, decision.reason);
-      const screenshot = await this.deps.desktop.screen.capture(candidate.window.bounds);
-      const hit = await this.deps.grounder?.locate({ kind: 'text', text }, { screenshot, window: candidate.window });
-      if (hit?.found) return candidate;
+      if (await windowShows(this.deps.grounder, this.deps.desktop, candidate.window, text)) return candidate;
     }
     return undefined;
   }

@@ -1,4 +1,5 @@
 import type { Desktop, WindowInfo } from '../../../shared/ports/desktop';
+import type { Grounder } from '../../../shared/ports/grounding';
 import type { AppDoc, Primitive } from '../../../shared/skill';
 import { windowBelongsToApp } from './appWindows';
 import type { FrameApp } from './PrimitiveRunner';
@@ -24,4 +25,28 @@ export function answerSteps(interruption: Interruption): Primitive[] {
     { action: 'focus_window', title: interruption.title },
     ...interruption.keys.map((keys): Primitive => (keys.length === 1 ? { action: 'key', key: keys[0]! } : { action: 'hotkey', keys })),
   ];
+}
+
+/** Letters and digits only, lower case: how a text is compared with what OCR read, wrapped over lines or not. */
+const letters = (s: string) => s.toLowerCase().normalize('NFKD').replace(/[^\p{L}\p{N}]/gu, '');
+
+/**
+ * Whether a window shows `text`: read whole (a question wraps over lines, "...did not end" /
+ * "normally"), else found as a label on one line.
+ */
+export async function windowShows(grounder: Grounder | undefined, desktop: Desktop, window: WindowInfo, text: string): Promise<boolean> {
+  if (!grounder) return false;
+  const recapture = () => desktop.screen.capture(window.bounds);
+  const screenshot = await recapture();
+  const read = await grounder.readText?.({ screenshot, recapture, window }).catch(() => '');
+  if (read && letters(read).includes(letters(text))) return true;
+  const hit = await grounder.locate({ kind: 'text', text }, { screenshot, window }).catch(() => undefined);
+  return hit?.found === true;
+}
+
+/** A known interruption came up while a step waited: the executor answers it and runs the step again. */
+export class InterruptionShown extends Error {
+  constructor(readonly window: WindowInfo) {
+    super(`"${window.title}" came up`);
+  }
 }

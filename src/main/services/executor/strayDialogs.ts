@@ -2,6 +2,7 @@ import type { Desktop, WindowInfo } from '../../../shared/ports/desktop';
 import type { Grounder } from '../../../shared/ports/grounding';
 import { windowBelongsToApp } from './appWindows';
 import { StepFailure } from './errors';
+import { InterruptionShown, windowShows } from './interruptions';
 import type { FrameApp, RunWorld } from './PrimitiveRunner';
 import type { Clock } from './types';
 
@@ -35,7 +36,10 @@ export class StrayDialogWatch {
     private readonly waitingFor: string,
   ) {}
 
-  /** Throws `dialog.unexpected` once a stray dialog has stayed long enough. */
+  /**
+   * Throws once a stray dialog has stayed long enough: `InterruptionShown` for one of the app's
+   * known interruptions (the executor answers it and waits again), else `dialog.unexpected`.
+   */
   async check(): Promise<void> {
     const now = this.deps.clock.now();
     const strays = (await this.deps.desktop.windows.list()).filter((w) => this.isStray(w));
@@ -43,26 +47,19 @@ export class StrayDialogWatch {
     for (const w of strays) {
       const since = this.firstSeen.get(w.id) ?? now;
       this.firstSeen.set(w.id, since);
-      if (now - since < STRAY_DIALOG_MS) continue;
-      const failure = await this.failure(w);
-      if (failure) throw failure;
+      if (now - since >= STRAY_DIALOG_MS) throw await this.failure(w);
     }
   }
 
   private isStray(w: WindowInfo): boolean {
     const { world, app } = this;
     if (!w.dialog || world.initialWindowIds.has(w.id) || world.seenWindowIds.has(w.id) || world.lookedAtWindowIds.has(w.id)) return false;
-    if (!windowBelongsToApp(w, app.profile.windows) || this.expected(w)) return false;
-    // An interruption known by its title alone; one that also needs its text is judged when read.
-    return !app.profile.interruptions.some((i) => i.text === undefined && new RegExp(i.title, 'u').test(w.title));
+    return windowBelongsToApp(w, app.profile.windows) && !this.expected(w);
   }
 
-  private async failure(w: WindowInfo): Promise<StepFailure | undefined> {
-    if (await this.isInterruption(w)) {
-      // The app's known interruption: the next step that sends it input answers it.
-      this.world.lookedAtWindowIds.add(w.id);
-      return undefined;
-    }
+  /** One of the app's known interruptions (its answer is in the profile): the executor answers it; anything else fails the wait. */
+  private async failure(w: WindowInfo): Promise<Error> {
+    if (await this.isInterruption(w)) return new InterruptionShown(w);
     const text = await this.readText(w);
     return new StepFailure(
       'dialog.unexpected',
@@ -72,15 +69,11 @@ export class StrayDialogWatch {
     );
   }
 
-  /** Whether the dialog is one of the app's interruptions known by title and text (the text found as a label is). */
+  /** Whether the dialog is one of the app's interruptions: its title, and its text when the profile gives one. */
   private async isInterruption(w: WindowInfo): Promise<boolean> {
-    const grounder = this.deps.grounder;
     for (const i of this.app.profile.interruptions) {
-      if (i.text === undefined || !new RegExp(i.title, 'u').test(w.title) || !grounder) continue;
-      const hit = await grounder
-        .locate({ kind: 'text', text: i.text }, { screenshot: await this.deps.desktop.screen.capture(w.bounds), window: w })
-        .catch(() => undefined);
-      if (hit?.found) return true;
+      if (!new RegExp(i.title, 'u').test(w.title)) continue;
+      if (i.text === undefined || (await windowShows(this.deps.grounder, this.deps.desktop, w, i.text))) return true;
     }
     return false;
   }
