@@ -30,31 +30,26 @@ export function applySkill(library: SkillLibrary, w: SymbolicWorld, skill: Skill
     const q = renderFact(f, args, app);
     if (q && !w.holds(q)) throw new Blocked(`\`${skill.id}\` needs ${q.fact}${q.holds ? '' : ' not to hold'}`);
   }
+  const model = modelFor(library, skill.implements && library.canonicalRef(skill.implements), app);
+  const ctx: ModelContext = { app, ...(library.apps.get(app) && { profile: library.apps.get(app) }) };
+  // Whether it can run is told by the world before it: its model, and a document open elsewhere in its suite.
+  const why = model?.blocked?.(w, ctx, args) ?? openElsewhereInSuite(library, w, skill, app, args);
+  if (why) throw new Blocked(`\`${skill.id}\`: ${why}`);
   const touched = new Set<string>();
-  const track = () => {
-    const before = new Map([...w.facts].map(([k, f]) => [k, JSON.stringify(f)]));
-    return () => {
-      for (const [k, f] of w.facts) if (before.get(k) !== JSON.stringify(f)) touched.add(k);
-    };
-  };
-  const done = track();
+  const before = new Map([...w.facts].map(([k, f]) => [k, JSON.stringify(f)]));
   for (const f of skill.conditions.post) {
     const p = renderFact(f, args, app);
     if (p) w.apply(p);
   }
-  const model = modelFor(library, skill.implements && library.canonicalRef(skill.implements), app);
-  const ctx: ModelContext = { app, ...(library.apps.get(app) && { profile: library.apps.get(app) }) };
   // A skill that writes the clipboard (a path pasted into a dialog) leaves it holding what the task cannot tell.
   if (skill.kind !== 'composite' && skill.permissions.some((p) => p.capability === 'clipboard.write')) setClipboardUnknown(w);
   let result: unknown;
-  const why = model?.blocked?.(w, ctx, args) ?? openElsewhereInSuite(library, w, skill, app, args);
-  if (why) throw new Blocked(`\`${skill.id}\`: ${why}`);
   if (model?.apply) {
     result = model.apply(w, ctx, args)?.result;
   } else if (skill.kind === 'composite') {
     result = walkComposite(library, w, skill, app, args, depth, touched);
   }
-  done();
+  for (const [k, f] of w.facts) if (before.get(k) !== JSON.stringify(f)) touched.add(k);
   return { touched, ...(result !== undefined && { result }) };
 }
 
