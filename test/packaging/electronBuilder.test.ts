@@ -49,6 +49,8 @@ describe('electron-builder.yml', () => {
         'node_modules/node-gyp-build/**',
         'node_modules/koffi/**',
         'node_modules/@koromix/**',
+        // The global input hook that records desktop demonstrations.
+        'node_modules/uiohook-napi/**',
         '**/*.node',
       ]),
     );

@@ -13,6 +13,7 @@ import { registerServeCommand } from './commands/serve';
 import { registerRunsCommands } from './commands/runs';
 import { registerSkillsCommands } from './commands/skills';
 import { registerSynthesizeCommand } from './commands/synthesize';
+import { registerLearnCommands } from './commands/learn';
 import { configureDesktopHostCommand, DESKTOP_TOKEN_ENV, readSecretFile } from './commands/desktopHost';
 import type { RemoteDesktopOptions } from '../services/desktopHost';
 import { readFileSync } from 'node:fs';
@@ -57,6 +58,7 @@ export function buildProgram(output: Output = stdio, state = { exitCode: 0 }): {
   registerRunsCommands(program, ctx);
   registerRetrieveCommand(program, ctx);
   registerSynthesizeCommand(program, ctx);
+  registerLearnCommands(program, ctx);
   registerAgentCommands(program, ctx);
   registerPermissionsCommands(program, ctx);
   registerAuditCommands(program, ctx);

@@ -71,11 +71,12 @@ export async function createNodeCore(opts: NodeCoreOptions): Promise<Core> {
   return core;
 }
 
-/** Browser options from the environment (`SKILLDESK_CHROMIUM`, `SKILLDESK_BROWSER_CDP`). */
+/** Browser options from the environment (`SKILLDESK_CHROMIUM`, `SKILLDESK_BROWSER_CDP`, `SKILLDESK_BROWSER_HEADED=1` to show it). */
 function browserFromEnv(env: NodeJS.ProcessEnv): PlaywrightBrowserOptions {
   return {
     ...(env.SKILLDESK_CHROMIUM && { executablePath: env.SKILLDESK_CHROMIUM }),
     ...(env.SKILLDESK_BROWSER_CDP && { cdpEndpoint: env.SKILLDESK_BROWSER_CDP }),
+    ...(env.SKILLDESK_BROWSER_HEADED === '1' && { headless: false }),
   };
 }
 

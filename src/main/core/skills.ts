@@ -1,10 +1,10 @@
 import { cp, mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Document, LineCounter, parseDocument } from 'yaml';
 import { SkillDeskError } from '../../shared/errors';
 import type { TrustTier } from '../../shared/permissions/manifest';
-import { SkillDocSchema } from '../../shared/skill';
+import { MethodDocSchema, SkillDocSchema, type MethodDoc } from '../../shared/skill';
 import { lineOfPath, loadLibrary, type LibrarySources, type LoadedLibrary } from '../services/library/YamlLibraryLoader';
 import { enforceManifests } from '../services/permissions';
 
@@ -33,11 +33,6 @@ export class SkillSaveError extends SkillDeskError {
 
 /** What is saved: a document (the graph editor's) or a YAML file's text (`skilldesk skills add`, kept with its comments). */
 export type SkillSaveInput = { doc: Record<string, unknown> } | { text: string; file: string };
-
-/** The file a user skill is saved to: one file per skill id, in the user skill folder. */
-export function userSkillFile(userDir: string, id: string): string {
-  return join(userDir, `${id}.yaml`);
-}
 
 /**
  * The trust a saved user file carries: never more than `community`. Trust comes from where a skill
@@ -108,28 +103,63 @@ export async function saveUserSkill(
   o: { savedBy?: string } = {},
 ): Promise<{ path: string; id: string }> {
   const { text, id, lineOf } = prepare(input, ` Saved by ${o.savedBy ?? 'SkillDesk'}.`);
+  const path = await writeChecked(sources, `${id}.yaml`, text, (loaded, file) => {
+    const problems = loaded.problems.filter((p) => p.file === file && p.severity === 'error');
+    if (problems.length || !loaded.library.skills.has(id)) {
+      const list = problems.map((p) => ({ path: p.path, message: p.message, line: lineOf(p.path) }));
+      refuse(`\`${id}\` would not load`, list.length ? list : [{ path: [], message: 'it was left out of the library' }]);
+    }
+  });
+  return { path, id };
+}
+
+/**
+ * Adds a method signature to an interface from the user folder (`methods/<Interface>.<name>.yaml`),
+ * through the same checked load: nothing is written unless the library loads it.
+ */
+export async function saveUserMethod(sources: { builtinDir: string; userDir: string }, doc: MethodDoc, o: { savedBy?: string } = {}): Promise<{ path: string; ref: string }> {
+  const parsed = MethodDocSchema.safeParse(doc);
+  if (!parsed.success)
+    refuse('The method is not valid', parsed.error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), message: i.message })));
+  const ref = `${doc.interface}.${doc.name}`;
+  const yaml = new Document(parsed.data);
+  yaml.commentBefore = ` Saved by ${o.savedBy ?? 'SkillDesk'}.`;
+  const path = await writeChecked(sources, join('methods', `${ref}.yaml`), yaml.toString({ lineWidth: 0 }), (loaded, file) => {
+    const problems = loaded.problems.filter((p) => p.file === file && p.severity === 'error');
+    if (problems.length || !loaded.library.interfaces.get(doc.interface)?.methods[doc.name])
+      refuse(`\`${ref}\` would not load`, problems.length ? problems.map((p) => ({ path: p.path, message: p.message })) : [{ path: [], message: 'it was left out' }]);
+  });
+  return { path, ref };
+}
+
+/**
+ * Writes `text` as `relFile` of the user folder only if the whole library, with it, loads as
+ * `accept` wants: checked on a staging copy of the user folder first; then written and renamed
+ * into place, so a crash never leaves a half-written file the loader would reject.
+ */
+async function writeChecked(
+  sources: { builtinDir: string; userDir: string },
+  relFile: string,
+  text: string,
+  accept: (loaded: LoadedLibrary, stagedFile: string) => void,
+): Promise<string> {
   const staging = await mkdtemp(join(tmpdir(), 'skilldesk-save-'));
   try {
     const stagedUser = join(staging, 'user');
     await mkdir(stagedUser, { recursive: true });
     const existing = await readdir(sources.userDir).catch(() => [] as string[]);
     if (existing.length) await cp(sources.userDir, stagedUser, { recursive: true });
-    const stagedFile = userSkillFile(stagedUser, id);
+    const stagedFile = join(stagedUser, relFile);
+    await mkdir(dirname(stagedFile), { recursive: true });
     await writeFile(stagedFile, text, 'utf8');
-    const loaded = await loadCheckedLibrary({ builtinDir: sources.builtinDir, userDir: stagedUser });
-    const problems = loaded.problems.filter((p) => p.file === stagedFile && p.severity === 'error');
-    if (problems.length || !loaded.library.skills.has(id)) {
-      const list = problems.map((p) => ({ path: p.path, message: p.message, line: lineOf(p.path) }));
-      refuse(`\`${id}\` would not load`, list.length ? list : [{ path: [], message: 'it was left out of the library' }]);
-    }
+    accept(await loadCheckedLibrary({ builtinDir: sources.builtinDir, userDir: stagedUser }), stagedFile);
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
-  await mkdir(sources.userDir, { recursive: true });
-  const file = userSkillFile(sources.userDir, id);
-  // Write then rename, so a crash never leaves a half-written skill the loader would reject.
+  const file = join(sources.userDir, relFile);
+  await mkdir(dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
   await writeFile(tmp, text, 'utf8');
   await rename(tmp, file);
-  return { path: file, id };
+  return file;
 }

@@ -99,6 +99,33 @@ export type RequestVerdict = { allow: true } | { allow: false; reason: string };
 /** Judges a request before it leaves the browser; a request it denies is aborted. */
 export type RequestGuard = (request: PageRequest) => Promise<RequestVerdict>;
 
+/** An element a person acted on, as the page describes it (for a locator the recorder chooses). */
+export interface RecordedTarget {
+  /** ARIA role (explicit, or implied by the tag: `button`, `link`, `textbox`, `checkbox`...). */
+  role?: string;
+  /** Accessible name: aria-label, the label of a field, a button's or link's text. */
+  name?: string;
+  /** The text of a form field's `<label>`. */
+  label?: string;
+  placeholder?: string;
+  testId?: string;
+  /** A CSS path that finds it (the last resort). */
+  selector: string;
+  /** When several elements share its role and name: how many, and which one it is (0-based). */
+  count?: number;
+  index?: number;
+}
+
+/** What a person did in the page during a demonstration (DOM events, in order). */
+export type RecordedWebEvent = { at: number; url: string; title: string } & (
+  | { type: 'navigate' }
+  | { type: 'click'; target: RecordedTarget }
+  | { type: 'fill'; target: RecordedTarget; value: string }
+  | { type: 'select'; target: RecordedTarget; value: string }
+  | { type: 'check'; target: RecordedTarget; checked: boolean }
+  | { type: 'press'; key: string; target?: RecordedTarget }
+);
+
 /** One browser for a core: created on the first web step, closed with the core. */
 export interface BrowserSession {
   /** The page skills drive (opened on first use, kept across runs). */
@@ -108,5 +135,11 @@ export interface BrowserSession {
    * (no step is running, so nobody asked for them).
    */
   setRequestGuard(guard: RequestGuard | undefined): void;
+  /**
+   * Records what a person does in the page (clicks, fields filled, keys, navigations), each with
+   * the element's role, name and label, until the returned function is called. Only browsers
+   * that can watch their pages offer it.
+   */
+  record?(listener: (event: RecordedWebEvent) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }

@@ -253,5 +253,19 @@ export const SkillDocSchema = z
   .strict();
 export type SkillDoc = z.infer<typeof SkillDocSchema>;
 
-export const LibraryDocSchema = z.discriminatedUnion('kind', [InterfaceDocSchema, AppDocSchema, SkillDocSchema, LiveTestsDocSchema]);
+/**
+ * A method signature added to an interface that lacks it (signature first: what induction adds
+ * when a demonstration does something the interface has no method for). It cannot replace a
+ * method the interface declares, nor carry a composite; implementations follow as skills.
+ */
+export const MethodDocSchema = MethodSchema.omit({ composite: true })
+  .extend({
+    kind: z.literal('method'),
+    interface: z.string().regex(/^[A-Z][A-Za-z0-9]*$/),
+    name: z.string().regex(/^[a-z][a-z0-9_]*$/, 'method names are snake_case, e.g. `apply_coupon`'),
+  })
+  .strict();
+export type MethodDoc = z.infer<typeof MethodDocSchema>;
+
+export const LibraryDocSchema = z.discriminatedUnion('kind', [InterfaceDocSchema, AppDocSchema, SkillDocSchema, LiveTestsDocSchema, MethodDocSchema]);
 export type LibraryDoc = z.infer<typeof LibraryDocSchema>;

@@ -1,7 +1,7 @@
 import { SkillDeskError } from '../errors';
 import { lowerTrust, type Manifest, type TrustTier } from '../permissions/manifest';
 import type { ArgSpecs } from './domains';
-import type { AppDoc, InterfaceDoc, LibraryDoc, SkillDoc } from './documents';
+import type { AppDoc, InterfaceDoc, LibraryDoc, MethodDoc, SkillDoc } from './documents';
 import { callEdges, graphVariables, guardArgs, validateGraph, type SkillGraph } from './graph';
 import { refineConditions, unknownFactArgs, type Conditions, type Fact } from './states';
 import { templateSlots } from './template';
@@ -100,6 +100,8 @@ export class SkillLibrary {
       if (doc.kind === 'interface') this.add(this.interfaces, doc.id, { ...doc, source }, source);
       else if (doc.kind === 'app') this.add(this.apps, doc.id, { ...doc, source }, source);
     }
+    // Signatures added to interfaces (by induction), before anything is checked against them.
+    for (const { doc, source } of docs) if (doc.kind === 'method') this.addMethod(doc, source);
     for (const iface of this.interfaces.values()) this.checkExtends(iface);
     for (const app of this.apps.values()) {
       app.implements.forEach((iface, i) => {
@@ -444,6 +446,17 @@ export class SkillLibrary {
       this.problem(source, ['id'], `\`${id}\` is also defined in ${earlier.source.file}; this definition replaces it`, 'warning');
     }
     map.set(id, value);
+  }
+
+  /** Adds a method document's signature to its interface (a copy: the interface document itself is left as it was). */
+  private addMethod(doc: MethodDoc, source: SourceRef): void {
+    const iface = this.interfaces.get(doc.interface);
+    if (!iface)
+      return this.problem(source, ['interface'], `unknown interface \`${doc.interface}\`; known: ${[...this.interfaces.keys()].join(', ')}`, 'error');
+    if (this.methodOwner(iface.id, doc.name))
+      return this.problem(source, ['name'], `\`${iface.id}\` already has a method \`${doc.name}\`; a method document only adds new ones`, 'error');
+    const { kind: _kind, interface: _iface, name, ...method } = doc;
+    this.interfaces.set(iface.id, { ...iface, methods: { ...iface.methods, [name]: { ...method } } });
   }
 
   private problem(source: SourceRef, path: (string | number)[], message: string, severity: LibraryProblem['severity']): void {

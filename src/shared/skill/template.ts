@@ -16,12 +16,30 @@ export const TEMPLATE_FILTERS: Record<string, (value: string) => string> = {
   wine_path: (v) => (v.startsWith('/') ? `Z:${v.replaceAll('/', '\\')}` : v),
   /** Last path segment, for either separator. */
   basename: (v) => v.split(/[\\/]/).pop() ?? v,
+  /** Everything before the last path segment (the folder a path is in), for either separator. */
+  dirname: (v) => {
+    const cut = Math.max(v.lastIndexOf('/'), v.lastIndexOf('\\'));
+    return cut > 0 ? v.slice(0, cut) : cut === 0 ? v.slice(0, 1) : '.';
+  },
   /** Escapes regex metacharacters, for titles in `wait_for_window`. */
   regex_escape: (v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
   /** Wraps a value in double quotes, as Windows file dialogs and command lines take names with spaces. */
   quoted: (v) => `"${v}"`,
   /** Percent-encodes a value for one URL component (a query value, a path segment): `a b&c` -> `a%20b%26c`. */
   url_encode: (v) => encodeURIComponent(v),
+  /**
+   * A regex matching the value as any site may have put it in a URL: each character as itself or
+   * percent-encoded (either case), a space also as `+` (`a b` matches `a+b`, `a%20b`, `a b`).
+   */
+  url_regex: (v) =>
+    [...v]
+      .map((ch) => {
+        const plain = ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        if (/[A-Za-z0-9\-_.~]/.test(ch)) return plain; // unreserved: never encoded
+        const hex = [...new TextEncoder().encode(ch)].map((b) => `%${b.toString(16).padStart(2, '0').replace(/[a-f]/g, (x) => `[${x}${x.toUpperCase()}]`)}`);
+        return `(?:${[plain, hex.join(''), ...(ch === ' ' ? ['\\+'] : [])].join('|')})`;
+      })
+      .join(''),
 };
 
 /** Filters from a list argument to text. */

@@ -12,6 +12,15 @@ describe('src/shared/skill/template', () => {
     expect(renderTemplate('^${p|basename|regex_escape} - X$', { p: '/tmp/a (1).txt' })).toBe('^a \\(1\\)\\.txt - X$');
   });
 
+  it('matches a value in a URL however the site encoded it (url_regex)', () => {
+    const value = "café mug & 'x'/1";
+    const re = new RegExp(`^q=${String(renderTemplate('${v|url_regex}', { v: value }))}$`);
+    for (const encoded of [encodeURIComponent(value), new URLSearchParams({ q: value }).toString().slice(2), 'caf%c3%a9+mug+%26+\'x\'%2f1']) {
+      expect(re.test(`q=${encoded}`), encoded).toBe(true);
+    }
+    expect(re.test('q=cafe+mug+%26+x%2F1')).toBe(false);
+  });
+
   it('leaves escaped slots literal and lists referenced names', () => {
     expect(renderTemplate('$${x} ${y}', { y: 1 })).toBe('${x} 1');
     expect(templateSlots('${a.b|basename} $${c} ${d}')).toEqual(['a', 'd']);

@@ -12,11 +12,13 @@ import type {
   PageOptions,
   PageRead,
   PageRequest,
+  RecordedWebEvent,
   RequestGuard,
 } from '../../../shared/ports/browser';
 import { describeLocator, splitChord } from '../../../shared/skill/webPrimitives';
 import { loopbackCdpEndpoint } from './cdpEndpoint';
 import { pageText } from './pageText';
+import { RECORDER_BINDING, RECORDER_SCRIPT } from './recorderScript';
 
 /** How SkillDesk gets its browser. */
 export interface PlaywrightBrowserOptions {
@@ -98,6 +100,8 @@ export async function openPlaywrightBrowser(o: PlaywrightBrowserOptions = {}): P
 /** One browser context: every request its pages send passes the guard first. */
 class PlaywrightSession implements BrowserSession {
   private guard: RequestGuard | undefined;
+  private recorderInstalled = false;
+  private recordListener: ((event: RecordedWebEvent) => void) | undefined;
   private pagePromise?: Promise<PlaywrightPage>;
   private readonly routed: Promise<void>;
 
@@ -123,7 +127,7 @@ class PlaywrightSession implements BrowserSession {
     this.guard = guard;
   }
 
-  page(): Promise<BrowserPage> {
+  page(): Promise<PlaywrightPage> {
     this.pagePromise ??= (async () => {
       await this.routed;
       const page = this.context.pages()[0] ?? (await this.context.newPage());
@@ -132,6 +136,37 @@ class PlaywrightSession implements BrowserSession {
       return new PlaywrightPage(page, this.timeoutMs);
     })();
     return this.pagePromise;
+  }
+
+  async record(listener: (event: RecordedWebEvent) => void): Promise<() => Promise<void>> {
+    let on = true;
+    this.recordListener = (e) => {
+      if (on) listener(e);
+    };
+    if (!this.recorderInstalled) {
+      this.recorderInstalled = true;
+      // The binding and the script stay for the context's life; a stopped recording ignores them.
+      await this.context.exposeBinding(RECORDER_BINDING, (_source, event: RecordedWebEvent) => this.recordListener?.(event));
+      await this.context.addInitScript(RECORDER_SCRIPT);
+      const page = await this.page();
+      await page.raw.evaluate(RECORDER_SCRIPT).catch(() => undefined);
+      // A new document in the tab that no event of the page explains: a navigation of the person's own (the address bar).
+      page.raw.on('framenavigated', (frame) => {
+        if (frame !== page.raw.mainFrame()) return;
+        // The recording under way when the page changed: a navigation before `record` started
+        // (the page a demonstration starts on) is not one of its steps, however late its title comes.
+        const listener = this.recordListener;
+        const at = Date.now();
+        const url = frame.url();
+        void frame
+          .title()
+          .catch(() => '')
+          .then((title) => listener?.({ at, url, title, type: 'navigate' }));
+      });
+    }
+    return async () => {
+      on = false;
+    };
   }
 
   async close(): Promise<void> {
@@ -203,6 +238,11 @@ class PlaywrightPage implements BrowserPage {
     private readonly page: Page,
     private readonly timeoutMs: number,
   ) {}
+
+  /** The Playwright page itself, for the recorder of this module. */
+  get raw(): Page {
+    return this.page;
+  }
 
   async navigate(url: string, o: PageOptions = {}): Promise<void> {
     const response = await this.act(`open ${url}`, () => this.page.goto(url, { waitUntil: 'load', timeout: this.timeout(o) }));

@@ -50,3 +50,4 @@ export function createGrounder(setup: GrounderSetup = {}): ChainedGrounder & { c
     },
   });
 }
+export { accessibleAt } from './atspiAt';

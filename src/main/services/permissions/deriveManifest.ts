@@ -218,7 +218,8 @@ function suggestEntry(n: DerivedNeed): PermissionEntry {
     known.every((s) => s.startsWith('/') || s.startsWith('${') || s.startsWith('~') || /^[A-Za-z]:/.test(s))
   )
     constraints.paths = known;
-  if (scope === 'url' && known.length && known.every((s) => /^[a-z]+:\/\//.test(s))) constraints.urls = known;
+  // A URL, or a path on the app's own website (`${site}/...`, whichever origin serves it).
+  if (scope === 'url' && known.length && known.every((s) => /^[a-z]+:\/\//.test(s) || s.startsWith(`${SITE_SLOT}/`))) constraints.urls = known;
   return {
     capability: n.capability,
     effect: CAPABILITIES[n.capability].level === 'normal' ? 'allow' : 'confirm',
