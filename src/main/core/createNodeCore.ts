@@ -105,6 +105,11 @@ function lazyGrounder(visionClient: () => LlmClient | undefined): Grounder & { c
       const g = await grounder();
       return g.inspect ? g.inspect(query, ctx) : { supported: false, reason: 'no accessibility grounder is configured' };
     },
+    // A dialog's whole text (which interruption it is; what an unknown one says).
+    readText: async (ctx) => {
+      const g = await grounder();
+      return g.readText ? g.readText(ctx) : '';
+    },
     close: async () => {
       if (built) await (await built).close();
     },

@@ -53,6 +53,8 @@ interface RunCtx {
   emit: (e: RunEvent) => void;
   /** An interruption is being answered: its own steps do not look for interruptions. */
   answering?: boolean;
+  /** The last step number given: a step's number is taken when it starts (answers to an interruption it meets come after it). */
+  seq: number;
 }
 
 export const systemClock: Clock = {
@@ -153,7 +155,7 @@ export class GraphExecutor {
       ...(request.signal && { signal: request.signal }),
       web,
     };
-    const ctx: RunCtx = { runId, world, steps, request, emit };
+    const ctx: RunCtx = { runId, world, steps, request, emit, seq: 0 };
     try {
       const result = await this.runSkill(ctx, skill, appId, values, 0, []);
       return finish('succeeded', result === undefined ? {} : { result });
@@ -277,7 +279,7 @@ export class GraphExecutor {
       else if (raw.action === 'wait_for_window' && raw.title === undefined)
         await this.answerStartupInterruption(ctx, frame, frame.app, raw.timeoutMs ?? 10_000);
     }
-    const seq = ctx.steps.length + 1;
+    const seq = ++ctx.seq;
     const startedAt = this.clock.now();
     let resolved: Primitive = raw;
     const base = {
@@ -440,10 +442,9 @@ export class GraphExecutor {
     for (const candidate of await interruptionCandidates(this.deps.desktop, app)) {
       const text = candidate.interruption.text;
       if (text === undefined) return candidate;
-      // Reading the window is a screen read like any text condition: mediated first.
-      const read: Primitive = { action: 'wait_until', condition: { kind: 'text_visible', text } };
-      const decision = await this.mediate(ctx, frame, `(interruption: ${candidate.interruption.id})`, read, read, false);
-      if (decision.effect === 'deny') throw new PermissionDenied(decision.code, decision.reason);
+      // Which of the app's known questions this is, read in its own dialog by the executor, as the
+      // stray-dialog watch reads it: what is read goes to no skill (it only picks one of the
+      // profile's answers), and each answer is a mediated, journaled step of its own.
       if (await windowShows(this.deps.grounder, this.deps.desktop, candidate.window, text)) return candidate;
     }
     return undefined;
