@@ -10,7 +10,8 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['test/**/*.test.ts'],
+          // Renderer components are tested as .test.tsx: rendered to markup in plain Node.
+          include: ['test/**/*.test.{ts,tsx}'],
           exclude: ['test/live/**', 'test/windows/**', 'test/e2e/**', 'node_modules/**'],
           environment: 'node',
           // Many files load the whole shipped library (hundreds of skills, each manifest derived):

@@ -3,13 +3,26 @@ import { homedir } from 'node:os';
 import { join, sep } from 'node:path';
 import { type z } from 'zod';
 import { SkillDeskError } from '../../shared/errors';
-import type { AuditPage, AuditQuery, CoreApi, DirectoryView, GrantView, LibraryView, MetricsQuery, SettingsInput } from '../../shared/ipc';
+import type {
+  AuditPage,
+  AuditQuery,
+  CoreApi,
+  DirectoryView,
+  GrantView,
+  LearnEventView,
+  LearnRecordRequest,
+  LibraryView,
+  MetricsQuery,
+  SettingsInput,
+} from '../../shared/ipc';
 import type { Core } from '../core/Core';
 import { desktopAvailability, hostPlatform } from '../services/desktop';
 import { queryAudit, type StoreDb } from '../services/store';
 import { runGoal } from './GoalRunner';
 import { listDirectory } from './listDirectory';
 import { compositionView, coreLibraryView, coreSkillDetail, searchLibrary } from '../core/libraryViews';
+import { DemonstrationSessions } from '../core/demonstrationSessions';
+import { learnBlueprint } from '../core/learning';
 import { coreMetrics } from '../core/metrics';
 import { grantViews, revokeGrantView } from '../core/permissions';
 import { coreSettingsView, saveSettings, testProvider } from '../core/settings';
@@ -19,6 +32,8 @@ export interface CoreApiAdapterOptions {
   /** The store (audit, grants, settings). */
   db: StoreDb;
   version: string;
+  /** Where the Learn screen's recordings read site origins and show the browser. @default process.env */
+  env?: Record<string, string | undefined>;
 }
 
 /**
@@ -27,7 +42,11 @@ export interface CoreApiAdapterOptions {
  * screenshots and folders the renderer may read, and turning a goal into one trajectory.
  */
 export class CoreApiAdapter implements CoreApi {
-  constructor(private readonly o: CoreApiAdapterOptions) {}
+  private readonly demonstrations: DemonstrationSessions;
+
+  constructor(private readonly o: CoreApiAdapterOptions) {
+    this.demonstrations = new DemonstrationSessions(o.core, { ...(o.env && { env: o.env }) });
+  }
 
   async info() {
     return {
@@ -122,6 +141,20 @@ export class CoreApiAdapter implements CoreApi {
 
   metrics(query: z.output<typeof MetricsQuery>) {
     return coreMetrics(this.o.core, query.since === undefined ? {} : { since: query.since });
+  }
+
+  async learnBlueprint(app: string | undefined) {
+    const view = learnBlueprint((await this.o.core.loadLibrary()).library, app, { ...(this.o.env && { env: this.o.env }) });
+    const recording = this.demonstrations.current();
+    return { ...view, ...(recording && { recording }) };
+  }
+
+  learnRecord(r: z.output<typeof LearnRecordRequest>, onEvent: (e: LearnEventView) => void) {
+    return this.demonstrations.start(r, onEvent);
+  }
+
+  learnStop(session: string) {
+    return this.demonstrations.stop(session);
   }
 
   getSettings() {

@@ -37,10 +37,17 @@ export interface Caller {
 }
 
 /**
- * Channels only the owner may call: answering prompts (the user's approval) and saving settings
- * (which decide where model API keys are sent).
+ * Channels only the owner may call: answering prompts (the user's approval), saving settings
+ * (which decide where model API keys are sent), and recording a demonstration (a desktop one
+ * hears every key typed while it records) and learning from it.
  */
-const OWNER_CHANNELS: ReadonlySet<Channel> = new Set<Channel>(['permissions:show', 'permissions:answer', 'settings:save']);
+const OWNER_CHANNELS: ReadonlySet<Channel> = new Set<Channel>([
+  'permissions:show',
+  'permissions:answer',
+  'settings:save',
+  'learn:record',
+  'learn:stop',
+]);
 
 interface Job {
   controller: AbortController;
@@ -121,6 +128,13 @@ export class Dispatcher {
       'permissions:revoke': async (r) => ({ revoked: await core.revokeGrant(r.id) }),
       'permissions:audit': (r) => core.listAudit(r),
       'metrics:get': (r) => core.metrics(r),
+      'learn:blueprint': (r) => core.learnBlueprint(r.app),
+      'learn:record': (r) => core.learnRecord(r, (e) => options.hub.emit('learn:event', e)),
+      'learn:stop': async (r) => {
+        const result = await core.learnStop(r.session);
+        if (result.status === 'admitted') options.hub.emit('library:changed', { reason: `learned ${result.skillId}` });
+        return result;
+      },
       'settings:get': () => core.getSettings(),
       'settings:save': (r) => core.saveSettings(r),
       'settings:test': (r) => core.testProvider(r.role),

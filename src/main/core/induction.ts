@@ -1,5 +1,6 @@
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { ArgValues } from '../../shared/skill';
 import { Inducer, type InductionReport } from '../services/learning';
 import type { Core } from './Core';
 import { saveUserMethod } from './skills';
@@ -9,7 +10,13 @@ import { saveUserMethod } from './skills';
  * trust), runs through its executor and mediator, titles read from its browser (sites) or desktop
  * (apps), and each report kept in `<data-dir>/induction/<id>.json`, admitted or rejected.
  */
-export function coreInducer(core: Core): Inducer & { keep(report: InductionReport): Promise<string> } {
+export function coreInducer(
+  core: Core,
+  o: {
+    /** Hears each re-execution as it starts (the report says how it went). */
+    onRun?: (args: ArgValues) => void;
+  } = {},
+): Inducer & { keep(report: InductionReport): Promise<string> } {
   const sources = { builtinDir: core.builtinSkillsDir, userDir: core.userSkillsDir };
   const inducer = new Inducer({
     library: async () => (await core.loadLibrary()).library,
@@ -23,7 +30,10 @@ export function coreInducer(core: Core): Inducer & { keep(report: InductionRepor
       await rm(path, { force: true });
       await core.reloadLibrary();
     },
-    runSkill: (request) => core.runSkill(request),
+    runSkill: (request) => {
+      o.onRun?.((request.args ?? {}) as ArgValues);
+      return core.runSkill(request);
+    },
     exists: async (path) => {
       const st = await stat(path).catch(() => undefined);
       return st ? (st.isDirectory() ? 'folder' : 'file') : undefined;

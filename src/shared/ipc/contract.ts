@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ApiKeyEnvName } from '../apiKeyEnv';
 import type { MetricsView } from '../metrics/types';
 import { AuditFilter } from '../permissions/audit';
+import type { LearnBlueprintView, LearnEventView, LearnRecordingView, LearnResultView } from './learnViews';
 import type {
   AppInfo,
   AuditPage,
@@ -99,6 +100,37 @@ export const MetricsQuery = z
   })
   .strict();
 
+const AppId = z.string().min(1).max(100);
+
+export const LearnBlueprintQuery = z
+  .object({
+    /** The app whose missing methods to list; every app's count alone when absent. */
+    app: AppId.optional(),
+  })
+  .strict();
+
+export const LearnRecordRequest = z
+  .object({
+    app: AppId,
+    /** The method demonstrated; a method the interface lacks is added to it (signature first). */
+    method: z
+      .string()
+      .max(200)
+      .regex(/^[A-Z][A-Za-z0-9]*\.[a-z][a-z0-9_]*$/, 'expected `Interface.method`, e.g. `ShoppingSite.search_product`'),
+    /** The values the demonstration uses; checked against the method's argument specs in main. */
+    args: z.record(z.string().max(100), ArgValue).default({}),
+    /**
+     * A website only: the page opened before the recording (the state the method starts from, not
+     * a step of it). Without it, the site's home page is opened as the demonstration's first step.
+     */
+    start: z
+      .string()
+      .max(2000)
+      .regex(/^\/\S*$/, 'expected a path of the site such as `/find/mug`')
+      .optional(),
+  })
+  .strict();
+
 export const contract = {
   'app:info': invoke(Empty).returns<AppInfo>(),
   'app:status': invoke(Empty).returns<StatusView>(),
@@ -147,6 +179,15 @@ export const contract = {
   'permissions:audit': invoke(AuditQuery).returns<AuditPage>(),
   /** The skill metrics of docs/metrics.md over the recorded runs (`skilldesk metrics`). */
   'metrics:get': invoke(MetricsQuery).returns<MetricsView>(),
+  /** What apps lack: every app with its count of missing methods, and the blueprint of `app` (`skilldesk induce --list`). */
+  'learn:blueprint': invoke(LearnBlueprintQuery).returns<LearnBlueprintView>(),
+  /**
+   * Starts recording a demonstration (`skilldesk record`): SkillDesk's browser on a site, the global
+   * input hook for a desktop app; answers once it records. Progress streams as `learn:event`.
+   */
+  'learn:record': invoke(LearnRecordRequest).returns<LearnRecordingView>(),
+  /** Ends a recording and induces a skill from it (`skilldesk induce`): admitted once re-execution verifies it, else rejected. */
+  'learn:stop': invoke(z.object({ session: Id }).strict()).returns<LearnResultView>(),
   'settings:get': invoke(Empty).returns<SettingsView>(),
   'settings:save': invoke(SettingsInput).returns<SettingsView>(),
   'settings:test': invoke(z.object({ role: z.enum(LLM_ROLE_NAMES) }).strict()).returns<ConnectionTestView>(),
@@ -159,6 +200,7 @@ export interface EventMap {
   'permissions:settled': { promptId: string; answer: string; by: string };
   'app:status': StatusView;
   'library:changed': { reason: string };
+  'learn:event': LearnEventView;
 }
 
 export const EVENT_CHANNELS = [
@@ -167,6 +209,7 @@ export const EVENT_CHANNELS = [
   'permissions:settled',
   'app:status',
   'library:changed',
+  'learn:event',
 ] as const satisfies readonly (keyof EventMap)[];
 
 export type Contract = typeof contract;

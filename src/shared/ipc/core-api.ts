@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { MetricsView } from '../metrics/types';
-import type { AuditQuery, MetricsQuery, SettingsInput } from './contract';
+import type { AuditQuery, LearnRecordRequest, MetricsQuery, SettingsInput } from './contract';
+import type { LearnBlueprintView, LearnEventView, LearnRecordingView, LearnResultView } from './learnViews';
 import type {
   AppInfo,
   AuditPage,
@@ -66,6 +67,15 @@ export interface CoreApi {
   listAudit(query: z.output<typeof AuditQuery>): Promise<AuditPage>;
   /** The skill metrics (docs/metrics.md) of the tasks recorded in the store since `query.since`. */
   metrics(query: z.output<typeof MetricsQuery>): Promise<MetricsView>;
+  /** Every app's count of missing methods, and `app`'s blueprint when given (throws when it is no app). */
+  learnBlueprint(app: string | undefined): Promise<LearnBlueprintView>;
+  /**
+   * Starts recording a demonstration, resolving once it records; refuses an unknown app, arguments
+   * the method's specs reject, or a second recording. `onEvent` hears the session until it ends.
+   */
+  learnRecord(request: z.output<typeof LearnRecordRequest>, onEvent: (event: LearnEventView) => void): Promise<LearnRecordingView>;
+  /** Ends a recording, induces a skill from it and keeps the report. */
+  learnStop(session: string): Promise<LearnResultView>;
   getSettings(): Promise<SettingsView>;
   saveSettings(input: z.output<typeof SettingsInput>): Promise<SettingsView>;
   testProvider(role: ConnectionTestView['role']): Promise<ConnectionTestView>;

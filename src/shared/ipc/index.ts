@@ -5,3 +5,4 @@ export * from './result';
 export * from './bridge';
 export type { CoreApi } from './core-api';
 export * from './hostHandshake';
+export * from './learnViews';

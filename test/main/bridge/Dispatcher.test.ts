@@ -106,6 +106,32 @@ describe('src/main/bridge/Dispatcher', () => {
     });
   });
 
+  it('lets only the owner record a demonstration, refuses malformed ones, and pushes its progress as learn:event', async () => {
+    const { d, calls, events } = setup();
+    const search = { app: 'shop-b', method: 'ShoppingSite.search_product', args: { query: 'mug' } };
+    expect(await d.dispatch('learn:record', search, USER)).toMatchObject({ ok: false, error: { code: 'ipc.not_owner' } });
+    expect(await d.dispatch('learn:stop', { session: 'l1' }, USER)).toMatchObject({ ok: false, error: { code: 'ipc.not_owner' } });
+    for (const bad of [
+      { ...search, method: 'search_product' },
+      { ...search, start: 'find/mug' },
+      { ...search, args: { query: { text: 'mug' } } },
+      { ...search, app: '' },
+    ]) {
+      expect(await d.dispatch('learn:record', bad, OWNER)).toMatchObject({ ok: false, error: { code: 'ipc.invalid_request' } });
+    }
+    expect(calls).toEqual([]);
+    expect(await d.dispatch('learn:record', search, OWNER)).toEqual({
+      ok: true,
+      value: { session: 'l1', app: 'shop-b', method: 'ShoppingSite.search_product', args: { query: 'mug' }, where: 'browser' },
+    });
+    expect(events.filter((e) => e.event === 'learn:event').map((e) => e.payload)).toEqual([
+      { session: 'l1', type: 'recording', app: 'shop-b', method: 'ShoppingSite.search_product', where: 'browser' },
+    ]);
+    expect(await d.dispatch('learn:blueprint', {}, USER)).toEqual({ ok: true, value: { apps: [] } });
+    expect(await d.dispatch('learn:stop', { session: 'gone' }, OWNER)).toMatchObject({ ok: false, error: { code: 'learn.no_session' } });
+    expect(calls.map((c) => c.method)).toEqual(['learnRecord', 'learnBlueprint', 'learnStop']);
+  });
+
   it('refuses a settings key variable that is not an API key, before the core sees it', async () => {
     const { d } = setup();
     for (const apiKeyEnv of ['HOME', 'PATH', 'AWS_SECRET_ACCESS_KEY', 'openai_api_key']) {

@@ -71,6 +71,19 @@ export function recordingCore() {
       rec('metrics', q);
       return computeMetrics({ topLevel: [], children: [], steps: [] }, new SkillLibrary([]), { since: q.since ?? null, until: 0 });
     },
+    learnBlueprint: async (app) => {
+      rec('learnBlueprint', app);
+      return { apps: [] };
+    },
+    learnRecord: async (r, onEvent) => {
+      rec('learnRecord', r);
+      onEvent({ session: 'l1', type: 'recording', app: r.app, method: r.method, where: 'browser' });
+      return { session: 'l1', app: r.app, method: r.method, args: r.args, where: 'browser' };
+    },
+    learnStop: async (session) => {
+      rec('learnStop', session);
+      throw Object.assign(new Error(`No recording \`${session}\` under way`), { code: 'learn.no_session' });
+    },
     getSettings: async () => ({ dataDir: '/d', providers: {}, defaultApps: {}, domains: [] }),
     saveSettings: async () => ({ dataDir: '/d', providers: {}, defaultApps: {}, domains: [] }),
     testProvider: async (role) => ({ role, ok: false, latencyMs: 0, message: 'no server' }),

@@ -4,12 +4,10 @@ import { Option, type Command } from 'commander';
 import { SkillDeskError } from '../../../shared/errors';
 import { missingMethods } from '../../../shared/learning/blueprint';
 import { TrajectorySchema, type Trajectory } from '../../../shared/learning/trajectory';
-import { checkArgs, siteOrigin, type ArgValues, type SkillLibrary } from '../../../shared/skill';
+import type { ArgValues } from '../../../shared/skill';
 import type { Core } from '../../core/Core';
 import { coreInducer } from '../../core/induction';
-import { accessibleAt } from '../../services/grounding';
-import { windowBelongsToApp } from '../../services/executor/appWindows';
-import { loadInputHook, recordDesktopDemonstration, recordWebDemonstration } from '../../services/learning';
+import { recordDemonstration, showBrowserForDemonstration } from '../../core/learning';
 import type { CliContext } from '../context';
 import { parseArgPairs } from './run';
 
@@ -46,9 +44,9 @@ Examples:
   $ skilldesk record --app shop-b --method ShoppingSite.open_product --arg 'name=Enamel Camp Mug' --start /find/mug`,
     )
     .action(async (o: RecordOptions) => {
-      showBrowser();
+      showBrowserForDemonstration();
       const core = await ctx.core();
-      const t = await record(core, (await core.loadLibrary()).library, o, async () => {
+      const t = await record(core, o, async () => {
         ctx.err('Recording: do the task in the browser, then press Enter here.');
         const rl = createInterface({ input: process.stdin, output: process.stderr });
         await rl.question('');
@@ -88,7 +86,7 @@ Examples:
   $ skilldesk induce --app shop-b --method ShoppingSite.view_cart --start /`,
     )
     .action(async (o: RecordOptions & { list?: boolean; from?: string; sampleJson?: string; json?: boolean }) => {
-      if (!o.list && !o.from) showBrowser();
+      if (!o.list && !o.from) showBrowserForDemonstration();
       const core = await ctx.core();
       const { library } = await core.loadLibrary();
       if (!library.apps.has(o.app)) throw new SkillDeskError('cli.unknown_app', `No app \`${o.app}\`; known apps: ${[...library.apps.keys()].join(', ')}`);
@@ -106,7 +104,7 @@ Examples:
         if (!parsed.success) throw new SkillDeskError('induce.bad_trajectory', `${o.from} is not a trajectory: ${parsed.error.issues[0]?.message}`);
         t = parsed.data;
       } else {
-        t = await record(core, library, o, async () => {
+        t = await record(core, o, async () => {
           ctx.err('Demonstrate the method in the browser, then press Enter here.');
           const rl = createInterface({ input: process.stdin, output: process.stderr });
           await rl.question('');
@@ -131,42 +129,11 @@ Examples:
     });
 }
 
-/** A person demonstrates in a browser they can see (on a display), unless SKILLDESK_BROWSER_HEADED says otherwise. */
-function showBrowser(): void {
-  process.env.SKILLDESK_BROWSER_HEADED ??= process.env.DISPLAY ? '1' : '0';
-}
-
-/** A demonstration now, on a website app: its browser shows the site, `done` resolves when the person is done. */
-async function record(core: Core, library: SkillLibrary, o: RecordOptions, done: () => Promise<void>): Promise<Trajectory> {
-  const app = library.apps.get(o.app);
-  if (!app) throw new SkillDeskError('cli.unknown_app', `No app \`${o.app}\``);
-  const args = parseArgPairs(o.arg, o.argsJson) as ArgValues;
-  if (o.method) {
-    const skill = library.interfaces.has(o.method.split('.')[0]!) ? library.interfaces.get(o.method.split('.')[0]!)?.methods[o.method.split('.')[1]!] : undefined;
-    if (skill) {
-      const checked = checkArgs(skill.args, args);
-      if (!checked.ok) throw new SkillDeskError('cli.bad_arg', checked.errors.join('; '));
-    }
-  }
-  if (!app.web) {
-    // A desktop app: every key and click goes through the global input hook, with the window in front.
-    const windows = (await core.desktop()).windows;
-    const profile = app.windows;
-    if (!profile) throw new SkillDeskError('record.unsupported', `\`${o.app}\` has no window profile to tell its windows by`);
-    return recordDesktopDemonstration(
-      { hook: loadInputHook(), windows, elementAt: async (point, w) => (w.pid ? accessibleAt(point, w.pid) : undefined) },
-      { app: o.app, belongs: (w) => windowBelongsToApp(w, profile), ...(o.method && { method: o.method }), args, perform: done },
-    );
-  }
-  const session = await core.browser();
-  if (!session) throw new SkillDeskError('browser.unavailable', 'No browser is configured for web skills');
-  const origin = siteOrigin(app.web, process.env);
-  return recordWebDemonstration(await session, {
-    app: o.app,
-    origin,
-    ...(o.start && { startUrl: `${origin}${o.start.startsWith('/') ? '' : '/'}${o.start}` }),
-    ...(o.method && { method: o.method }),
-    args,
-    perform: done,
-  });
+/** A demonstration now, on a website or a desktop app; `done` resolves when the person is done. */
+function record(core: Core, o: RecordOptions, done: () => Promise<void>): Promise<Trajectory> {
+  return recordDemonstration(
+    core,
+    { app: o.app, args: parseArgPairs(o.arg, o.argsJson), ...(o.method && { method: o.method }), ...(o.start && { start: o.start }) },
+    done,
+  );
 }

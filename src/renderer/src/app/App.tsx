@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useStore } from 'zustand';
 import { EditorScreen } from '../features/editor/EditorScreen';
+import { LearnScreen } from '../features/learn/LearnScreen';
 import { LibraryScreen } from '../features/library/LibraryScreen';
 import { MetricsScreen } from '../features/metrics/MetricsScreen';
 import { PermissionsScreen } from '../features/permissions/PermissionsScreen';
@@ -15,6 +16,7 @@ const SCREENS: { id: Screen; label: string }[] = [
   { id: 'editor', label: 'Graph editor' },
   { id: 'permissions', label: 'Permissions' },
   { id: 'metrics', label: 'Metrics' },
+  { id: 'learn', label: 'Learn' },
   { id: 'settings', label: 'Settings' },
 ];
 
@@ -77,6 +79,7 @@ export function App({ stores }: { stores: Stores }) {
           {screen === 'editor' && <EditorScreen />}
           {screen === 'permissions' && <PermissionsScreen />}
           {screen === 'metrics' && <MetricsScreen />}
+          {screen === 'learn' && <LearnScreen />}
           {screen === 'settings' && <SettingsScreen />}
         </main>
         <PromptModal />

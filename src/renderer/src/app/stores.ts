@@ -4,13 +4,14 @@ import { createStore } from 'zustand/vanilla';
 import type { AppInfo, SkillDeskBridge, StatusView } from '../../../shared/ipc';
 import type { ConnectionState } from '../bridge';
 import { createEditorStore, type EditorState } from '../features/editor/editorStore';
+import { createLearnStore, type LearnState } from '../features/learn/learnStore';
 import { createLibraryStore, type LibraryState } from '../features/library/libraryStore';
 import { createMetricsStore, type MetricsState } from '../features/metrics/metricsStore';
 import { createPermissionsStore, type PermissionsState } from '../features/permissions/permissionsStore';
 import { createRunStore, type RunState } from '../features/run/runStore';
 import { createSettingsStore, type SettingsState } from '../features/settings/settingsStore';
 
-export type Screen = 'run' | 'library' | 'editor' | 'permissions' | 'metrics' | 'settings';
+export type Screen = 'run' | 'library' | 'editor' | 'permissions' | 'metrics' | 'learn' | 'settings';
 
 export interface ShellState {
   screen: Screen;
@@ -30,6 +31,7 @@ export interface Stores {
   editor: StoreApi<EditorState>;
   permissions: StoreApi<PermissionsState>;
   metrics: StoreApi<MetricsState>;
+  learn: StoreApi<LearnState>;
   settings: StoreApi<SettingsState>;
 }
 
@@ -43,6 +45,7 @@ export function createStores(bridge: SkillDeskBridge, shell: StoreApi<ShellState
     editor: createEditorStore(bridge),
     permissions: createPermissionsStore(bridge),
     metrics: createMetricsStore(bridge),
+    learn: createLearnStore(bridge),
     settings: createSettingsStore(bridge),
   };
   bridge.onRunEvent((e) => {
@@ -56,6 +59,7 @@ export function createStores(bridge: SkillDeskBridge, shell: StoreApi<ShellState
     void stores.permissions.getState().loadGrants();
   });
   bridge.onLibraryChanged(() => void stores.library.getState().load());
+  bridge.onLearnEvent((e) => stores.learn.getState().handleEvent(e));
   bridge.onAppStatus((status) => shell.setState({ status }));
   return stores;
 }
@@ -63,7 +67,7 @@ export function createStores(bridge: SkillDeskBridge, shell: StoreApi<ShellState
 export function createShellStore(): StoreApi<ShellState> {
   const initial = (location.hash.replace('#', '') || 'run') as Screen;
   return createStore<ShellState>((set) => ({
-    screen: ['run', 'library', 'editor', 'permissions', 'metrics', 'settings'].includes(initial) ? initial : 'run',
+    screen: ['run', 'library', 'editor', 'permissions', 'metrics', 'learn', 'settings'].includes(initial) ? initial : 'run',
     status: { running: [], pendingPrompts: 0 },
     connection: 'connecting',
     owner: false,

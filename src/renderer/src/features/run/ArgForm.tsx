@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
-import type { ArgSpec } from '../../../../shared/skill';
+import type { ArgSpec, ArgSpecs } from '../../../../shared/skill';
 import { useStores } from '../../app/stores';
 import { PathPicker } from './PathPicker';
 
@@ -39,10 +39,28 @@ export function ArgForm() {
     run,
     useShallow((s) => ({ skill: s.skill, values: s.values, fieldErrors: s.fieldErrors, setValue: s.setValue })),
   );
-  const [picking, setPicking] = useState<string>();
   if (!skill) return null;
-  const entries = Object.entries(skill.args);
-  if (!entries.length) return <p className="muted">This skill takes no arguments.</p>;
+  if (!Object.keys(skill.args).length) return <p className="muted">This skill takes no arguments.</p>;
+  return (
+    <ArgFields args={skill.args} {...(skill.app && { app: skill.app })} values={values} fieldErrors={fieldErrors} setValue={setValue} />
+  );
+}
+
+/**
+ * Fields generated from argument specs (the run form's, the Learn screen's): enums as selects,
+ * numbers as number inputs, booleans as checkboxes, text and lists as text areas, paths with a picker.
+ */
+export function ArgFields(p: {
+  args: ArgSpecs;
+  /** The app the values are for: a path field shows a path of its platform as placeholder. */
+  app?: string;
+  values: Record<string, string | boolean>;
+  fieldErrors: Record<string, string>;
+  setValue: (name: string, raw: string | boolean) => void;
+}) {
+  const { args, values, fieldErrors, setValue } = p;
+  const [picking, setPicking] = useState<string>();
+  const entries = Object.entries(args);
   return (
     <div className="form">
       {entries.map(([name, spec]) => {
@@ -74,7 +92,7 @@ export function ArgForm() {
               {...(spec.type === 'number' && { min: spec.min, max: spec.max, step: spec.integer ? 1 : 'any' })}
               placeholder={
                 spec.type === 'path'
-                  ? skill.app === 'notepad'
+                  ? p.app === 'notepad'
                     ? 'C:\\Users\\me\\file.txt'
                     : '/tmp/file.txt'
                   : String(spec.examples?.[0] ?? '')
@@ -115,9 +133,9 @@ export function ArgForm() {
         );
       })}
       {picking &&
-        skill.args[picking]?.type === 'path' &&
+        args[picking]?.type === 'path' &&
         (() => {
-          const spec = skill.args[picking] as Extract<ArgSpec, { type: 'path' }>;
+          const spec = args[picking] as Extract<ArgSpec, { type: 'path' }>;
           return (
             <PathPicker
               target={spec.target ?? 'file'}

@@ -55,7 +55,7 @@ export interface RunState {
 }
 
 /** Checks one raw form value against its domain; empty optional fields are fine. */
-export function fieldError(skill: SkillDetail, name: string, raw: string | boolean | undefined): string | undefined {
+export function fieldError(skill: Pick<SkillDetail, 'args' | 'app'>, name: string, raw: string | boolean | undefined): string | undefined {
   const spec = skill.args[name];
   if (!spec) return `Unknown argument \`${name}\``;
   if (raw === undefined || raw === '') {
@@ -67,7 +67,7 @@ export function fieldError(skill: SkillDetail, name: string, raw: string | boole
 }
 
 /** The form's values converted to the argument types, leaving out empty optional fields. */
-export function formArgs(skill: SkillDetail, values: Record<string, string | boolean>): Record<string, ArgValue> {
+export function formArgs(skill: Pick<SkillDetail, 'args'>, values: Record<string, string | boolean>): Record<string, ArgValue> {
   const out: Record<string, ArgValue> = {};
   for (const [name, spec] of Object.entries(skill.args)) {
     const raw = values[name];
