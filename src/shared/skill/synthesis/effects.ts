@@ -22,8 +22,10 @@ export class Blocked extends Error {}
  * it (argument guards decided, guards on the screen taken as false) with each call applied in
  * turn. Throws Blocked when a precondition or a model says the skill cannot run.
  */
-export function applySkill(library: SkillLibrary, w: SymbolicWorld, skill: Skill, app: string, args: ArgValues, depth = 0): StepOutcome {
+export function applySkill(library: SkillLibrary, w: SymbolicWorld, skill: Skill, app: string, given: ArgValues, depth = 0): StepOutcome {
   if (depth > 8) throw new Blocked(`\`${skill.id}\` calls too deep to model`);
+  // What the run will use: an argument left out takes its default (a close that cancels keeps the document).
+  const args: ArgValues = { ...defaultArgs(skill), ...given };
   // Every skill brings its app up when it is not running (a precondition the implementation meets itself).
   w.apply({ fact: 'app_running', holds: true, app });
   for (const f of skill.conditions.pre) {
@@ -51,6 +53,13 @@ export function applySkill(library: SkillLibrary, w: SymbolicWorld, skill: Skill
   }
   for (const [k, f] of w.facts) if (before.get(k) !== JSON.stringify(f)) touched.add(k);
   return { touched, ...(result !== undefined && { result }) };
+}
+
+/** The defaults of a skill's arguments. */
+function defaultArgs(skill: Skill): ArgValues {
+  const out: ArgValues = {};
+  for (const [name, spec] of Object.entries(skill.args)) if ('default' in spec && spec.default !== undefined) out[name] = spec.default;
+  return out;
 }
 
 /** The composite's graph from start to a terminal, as a dry run takes it; returns its `result`. */

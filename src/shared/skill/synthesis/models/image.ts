@@ -33,6 +33,8 @@ export const IMAGE_MODELS: Record<string, MethodModel> = {
     apply: (w, ctx) => saved(w, picture(w, ctx.app), picture(w, ctx.app).path!),
   },
   'Document.close_document': {
+    // As in the sheet model: the changes discarded, said so (a cancelled close keeps the picture open).
+    bind: () => ({ unsaved: 'discard' }),
     apply: (w, ctx, a) => {
       if (a.unsaved !== 'cancel') Object.assign(picture(w, ctx.app), { open: false, size: undefined, path: undefined });
     },

@@ -98,6 +98,9 @@ export const SHEET_MODELS: Record<string, MethodModel> = {
   },
   'Document.save_as': { apply: (w, _ctx, a) => setFile(w, String(a.path), undefined) },
   'Document.close_document': {
+    // Changes are discarded, said so: a close that cancels (the default) would leave the book open
+    // while the task reads on as if closed. (Saving needs to know the book has a file: save_as does that.)
+    bind: () => ({ unsaved: 'discard' }),
     apply: (w, ctx, a) => {
       if (a.unsaved !== 'cancel') Object.assign(book(w, ctx.app), { open: false, sheets: [], current: -1, cells: {}, known: false });
     },

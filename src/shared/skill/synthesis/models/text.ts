@@ -105,6 +105,9 @@ export const TEXT_MODELS: Record<string, MethodModel> = {
     },
   },
   'Document.close_document': {
+    // Saved when the document has a file, else discarded; never the default cancel, which keeps the
+    // document open while the task reads on as if it were closed.
+    bind: (w, ctx, pick) => ({ unsaved: doc(w, ctx.app).path ? pick(['save', 'discard']) : 'discard' }),
     apply: (w, ctx, a) => {
       const d = doc(w, ctx.app);
       if (a.unsaved === 'save' && d.path) saveText(w, ctx, d.path, d.text);
