@@ -117,17 +117,27 @@ export async function saveUserSkill(
  * Adds a method signature to an interface from the user folder (`methods/<Interface>.<name>.yaml`),
  * through the same checked load: nothing is written unless the library loads it.
  */
-export async function saveUserMethod(sources: { builtinDir: string; userDir: string }, doc: MethodDoc, o: { savedBy?: string } = {}): Promise<{ path: string; ref: string }> {
+export async function saveUserMethod(
+  sources: { builtinDir: string; userDir: string },
+  doc: MethodDoc,
+  o: { savedBy?: string } = {},
+): Promise<{ path: string; ref: string }> {
   const parsed = MethodDocSchema.safeParse(doc);
   if (!parsed.success)
-    refuse('The method is not valid', parsed.error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), message: i.message })));
+    refuse(
+      'The method is not valid',
+      parsed.error.issues.map((i) => ({ path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), message: i.message })),
+    );
   const ref = `${doc.interface}.${doc.name}`;
   const yaml = new Document(parsed.data);
   yaml.commentBefore = ` Saved by ${o.savedBy ?? 'SkillDesk'}.`;
   const path = await writeChecked(sources, join('methods', `${ref}.yaml`), yaml.toString({ lineWidth: 0 }), (loaded, file) => {
     const problems = loaded.problems.filter((p) => p.file === file && p.severity === 'error');
     if (problems.length || !loaded.library.interfaces.get(doc.interface)?.methods[doc.name])
-      refuse(`\`${ref}\` would not load`, problems.length ? problems.map((p) => ({ path: p.path, message: p.message })) : [{ path: [], message: 'it was left out' }]);
+      refuse(
+        `\`${ref}\` would not load`,
+        problems.length ? problems.map((p) => ({ path: p.path, message: p.message })) : [{ path: [], message: 'it was left out' }],
+      );
   });
   return { path, ref };
 }

@@ -85,7 +85,9 @@ export function desktopSteps(events: readonly RecordedDesktopEvent[], belongs: (
       }
       flush();
       const mods = [e.ctrl && 'Control', e.alt && 'Alt', e.shift && 'Shift', e.meta && 'Super'].filter((m): m is string => Boolean(m));
-      const primitive: Primitive = mods.length ? { action: 'hotkey', keys: [...mods, e.key] as never } : { action: 'key', key: e.key as never };
+      const primitive: Primitive = mods.length
+        ? { action: 'hotkey', keys: [...mods, e.key] as never }
+        : { action: 'key', key: e.key as never };
       steps.push({ primitive, at: e.at, before: context(e.window) });
       continue;
     }
@@ -95,7 +97,12 @@ export function desktopSteps(events: readonly RecordedDesktopEvent[], belongs: (
         ? { kind: 'accessibility', name: e.element.name, ...(e.element.role && { role: e.element.role }) }
         : e.element && 'text' in e.element && e.element.text
           ? { kind: 'text', text: e.element.text }
-          : { kind: 'point', x: Math.round(e.point.x - e.window.bounds.x), y: Math.round(e.point.y - e.window.bounds.y), relativeTo: 'window' };
+          : {
+              kind: 'point',
+              x: Math.round(e.point.x - e.window.bounds.x),
+              y: Math.round(e.point.y - e.window.bounds.y),
+              relativeTo: 'window',
+            };
     const action = e.button === 'right' ? 'right_click' : e.double ? 'double_click' : 'click';
     steps.push({ primitive: { action, target } as Primitive, at: e.at, before: context(e.window) });
   }

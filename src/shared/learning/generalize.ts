@@ -98,7 +98,12 @@ function pathOf(url: string): string {
  * the values will be, URL-encoded), and tokens no argument explains that hold digits (an order
  * number) left open; `capture` puts the last of those in a group (what a method returns).
  */
-export function urlPattern(url: string, origin: string | undefined, args: [string, string][], capture = false): { pattern: string; dynamic: boolean } {
+export function urlPattern(
+  url: string,
+  origin: string | undefined,
+  args: [string, string][],
+  capture = false,
+): { pattern: string; dynamic: boolean } {
   // The page's path and query: the wait is on where the site went, whichever origin serves it.
   const rel = templatizeUrl(pathOf(relative(url, origin)), args).replace(/#.*$/, '');
   const tokens = rel.split(/(\$\{[^}]*\}|[/?&=#])/).filter((t) => t !== '');

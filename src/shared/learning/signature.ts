@@ -11,7 +11,14 @@ export function domainOf(name: string, value: ArgValues[string]): ArgSpec {
       : { type: 'number', description };
   if (Array.isArray(value)) return { type: 'text', maxLength: 10_000, description };
   // One line of text, as the person typed it: newlines and tabs would be keys in a form.
-  return { type: 'string', pattern: '^[^\\r\\n\\t]+$', minLength: 1, maxLength: Math.max(200, value.length * 4), examples: [value], description };
+  return {
+    type: 'string',
+    pattern: '^[^\\r\\n\\t]+$',
+    minLength: 1,
+    maxLength: Math.max(200, value.length * 4),
+    examples: [value],
+    description,
+  };
 }
 
 /**

@@ -267,5 +267,11 @@ export const MethodDocSchema = MethodSchema.omit({ composite: true })
   .strict();
 export type MethodDoc = z.infer<typeof MethodDocSchema>;
 
-export const LibraryDocSchema = z.discriminatedUnion('kind', [InterfaceDocSchema, AppDocSchema, SkillDocSchema, LiveTestsDocSchema, MethodDocSchema]);
+export const LibraryDocSchema = z.discriminatedUnion('kind', [
+  InterfaceDocSchema,
+  AppDocSchema,
+  SkillDocSchema,
+  LiveTestsDocSchema,
+  MethodDocSchema,
+]);
 export type LibraryDoc = z.infer<typeof LibraryDocSchema>;

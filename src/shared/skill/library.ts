@@ -452,9 +452,19 @@ export class SkillLibrary {
   private addMethod(doc: MethodDoc, source: SourceRef): void {
     const iface = this.interfaces.get(doc.interface);
     if (!iface)
-      return this.problem(source, ['interface'], `unknown interface \`${doc.interface}\`; known: ${[...this.interfaces.keys()].join(', ')}`, 'error');
+      return this.problem(
+        source,
+        ['interface'],
+        `unknown interface \`${doc.interface}\`; known: ${[...this.interfaces.keys()].join(', ')}`,
+        'error',
+      );
     if (this.methodOwner(iface.id, doc.name))
-      return this.problem(source, ['name'], `\`${iface.id}\` already has a method \`${doc.name}\`; a method document only adds new ones`, 'error');
+      return this.problem(
+        source,
+        ['name'],
+        `\`${iface.id}\` already has a method \`${doc.name}\`; a method document only adds new ones`,
+        'error',
+      );
     const { kind: _kind, interface: _iface, name, ...method } = doc;
     this.interfaces.set(iface.id, { ...iface, methods: { ...iface.methods, [name]: { ...method } } });
   }

@@ -36,7 +36,13 @@ export const TEMPLATE_FILTERS: Record<string, (value: string) => string> = {
       .map((ch) => {
         const plain = ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
         if (/[A-Za-z0-9\-_.~]/.test(ch)) return plain; // unreserved: never encoded
-        const hex = [...new TextEncoder().encode(ch)].map((b) => `%${b.toString(16).padStart(2, '0').replace(/[a-f]/g, (x) => `[${x}${x.toUpperCase()}]`)}`);
+        const hex = [...new TextEncoder().encode(ch)].map(
+          (b) =>
+            `%${b
+              .toString(16)
+              .padStart(2, '0')
+              .replace(/[a-f]/g, (x) => `[${x}${x.toUpperCase()}]`)}`,
+        );
         return `(?:${[plain, hex.join(''), ...(ch === ' ' ? ['\\+'] : [])].join('|')})`;
       })
       .join(''),

@@ -42,7 +42,12 @@ beforeAll(async () => {
   rmSync(join(builtin, 'implementations', 'pcmanfm', 'create_folder.yaml'));
   rmSync(join(builtin, 'live-tests'), { recursive: true, force: true });
   dataDir = mkdtempSync(join(tmpdir(), 'skilldesk-learn-desk-'));
-  core = await createNodeCore({ dataDir, builtinSkillsDir: builtin, interactive: false, prompter: { ask: async () => ({ answer: 'allow_once', by: 'user' }) } });
+  core = await createNodeCore({
+    dataDir,
+    builtinSkillsDir: builtin,
+    interactive: false,
+    prompter: { ask: async () => ({ answer: 'allow_once', by: 'user' }) },
+  });
   desktop = await core.desktop();
   dir = mkdtempSync(join(tmpdir(), 'skilldesk-learn-folders-'));
   for (const d of ['alpha', 'bravo', 'charlie']) mkdirSync(join(dir, d));
@@ -56,68 +61,68 @@ afterAll(async () => {
 });
 
 describe('src/main/services/learning (a skill learned from a desktop demonstration)', () => {
-  it('learns FileManager.create_folder on PCManFM from keys typed in it, verified elsewhere, and runs it with new arguments', { timeout: 240_000 }, async () => {
-    const { library } = await core.loadLibrary();
-    resetApps(library, ['pcmanfm']);
-    expect(missingMethods(library, 'pcmanfm').map((m) => m.method)).toContain('create_folder');
-    const open = await core.runSkill({ skill: 'FileManager.open_folder', app: 'pcmanfm', args: { path: join(dir, 'alpha') } });
-    expect(open.error?.message).toBeUndefined();
+  it(
+    'learns FileManager.create_folder on PCManFM from keys typed in it, verified elsewhere, and runs it with new arguments',
+    { timeout: 240_000 },
+    async () => {
+      const { library } = await core.loadLibrary();
+      resetApps(library, ['pcmanfm']);
+      expect(missingMethods(library, 'pcmanfm').map((m) => m.method)).toContain('create_folder');
+      const open = await core.runSkill({ skill: 'FileManager.open_folder', app: 'pcmanfm', args: { path: join(dir, 'alpha') } });
+      expect(open.error?.message).toBeUndefined();
 
-    const profile = library.apps.get('pcmanfm')!.windows!;
-    const target = join(dir, 'bravo', 'made-by-hand');
-    const title = async () => (await desktop.windows.active())?.title ?? '';
-    const trajectory = await recordDesktopDemonstration(
-      { hook: loadInputHook(), windows: desktop.windows, elementAt: async (p, w) => (w.pid ? accessibleAt(p, w.pid) : undefined) },
-      {
-        app: 'pcmanfm',
-        belongs: (w) => windowBelongsToApp(w, profile),
-        method: 'FileManager.create_folder',
-        args: { path: target },
-        // The person: the folder by its path in the location bar, then File > Create New > Folder.
-        perform: async () => {
-          const input = desktop.input;
-          await input.hotkey(['Control', 'l']);
-          await input.typeText(join(dir, 'bravo'));
-          await input.pressKey('Delete');
-          await input.pressKey('Enter');
-          await until('the bravo folder shown', async () => (await title()) === 'bravo');
-          await input.hotkey(['Control', 'Shift', 'n']);
-          await until('the new folder dialog', async () => (await title()) === 'Creating New Folder');
-          await input.typeText('made-by-hand');
-          await input.pressKey('Enter');
-          await until('the folder made', () => isFolder(target));
+      const profile = library.apps.get('pcmanfm')!.windows!;
+      const target = join(dir, 'bravo', 'made-by-hand');
+      const title = async () => (await desktop.windows.active())?.title ?? '';
+      const trajectory = await recordDesktopDemonstration(
+        { hook: loadInputHook(), windows: desktop.windows, elementAt: async (p, w) => (w.pid ? accessibleAt(p, w.pid) : undefined) },
+        {
+          app: 'pcmanfm',
+          belongs: (w) => windowBelongsToApp(w, profile),
+          method: 'FileManager.create_folder',
+          args: { path: target },
+          // The person: the folder by its path in the location bar, then File > Create New > Folder.
+          perform: async () => {
+            const input = desktop.input;
+            await input.hotkey(['Control', 'l']);
+            await input.typeText(join(dir, 'bravo'));
+            await input.pressKey('Delete');
+            await input.pressKey('Enter');
+            await until('the bravo folder shown', async () => (await title()) === 'bravo');
+            await input.hotkey(['Control', 'Shift', 'n']);
+            await until('the new folder dialog', async () => (await title()) === 'Creating New Folder');
+            await input.typeText('made-by-hand');
+            await input.pressKey('Enter');
+            await until('the folder made', () => isFolder(target));
+          },
         },
-      },
-    );
-    expect(trajectory.steps.map((s) => s.primitive.action), JSON.stringify(trajectory.steps.map((s) => s.primitive))).toEqual([
-      'focus_window',
-      'hotkey',
-      'type_text',
-      'key',
-      'key',
-      'wait_until',
-      'hotkey',
-      'wait_for_window',
-      'type_text',
-      'key',
-    ]);
+      );
+      expect(
+        trajectory.steps.map((s) => s.primitive.action),
+        JSON.stringify(trajectory.steps.map((s) => s.primitive)),
+      ).toEqual(['focus_window', 'hotkey', 'type_text', 'key', 'key', 'wait_until', 'hotkey', 'wait_for_window', 'type_text', 'key']);
 
-    const report = await coreInducer(core).induce({
-      trajectory,
-      method: 'FileManager.create_folder',
-      samples: [{ path: join(dir, 'charlie', 'second-one') }],
-      // Each run makes its folder anew: the demonstration's is there already.
-      prepare: async (args) => rmSync(String(args.path), { recursive: true, force: true }),
-    });
-    expect(report, report.reason).toMatchObject({ status: 'admitted', skillId: 'pcmanfm.create_folder' });
-    expect(isFolder(join(dir, 'charlie', 'second-one'))).toBe(true);
+      const report = await coreInducer(core).induce({
+        trajectory,
+        method: 'FileManager.create_folder',
+        samples: [{ path: join(dir, 'charlie', 'second-one') }],
+        // Each run makes its folder anew: the demonstration's is there already.
+        prepare: async (args) => rmSync(String(args.path), { recursive: true, force: true }),
+      });
+      expect(report, report.reason).toMatchObject({ status: 'admitted', skillId: 'pcmanfm.create_folder' });
+      expect(isFolder(join(dir, 'charlie', 'second-one'))).toBe(true);
 
-    // Learned: it runs with arguments it never saw, from another folder.
-    const again = await core.runSkill({ skill: 'FileManager.create_folder', app: 'pcmanfm', args: { path: join(dir, 'alpha', 'third') } });
-    expect(again.error?.message).toBeUndefined();
-    expect(isFolder(join(dir, 'alpha', 'third'))).toBe(true);
-    const learned = (await core.loadLibrary()).library.skills.get('pcmanfm.create_folder')!;
-    expect(learned.source.origin).toBe('user');
-    expect(learned.trust).toBe('community');
-  });
+      // Learned: it runs with arguments it never saw, from another folder.
+      const again = await core.runSkill({
+        skill: 'FileManager.create_folder',
+        app: 'pcmanfm',
+        args: { path: join(dir, 'alpha', 'third') },
+      });
+      expect(again.error?.message).toBeUndefined();
+      expect(isFolder(join(dir, 'alpha', 'third'))).toBe(true);
+      const learned = (await core.loadLibrary()).library.skills.get('pcmanfm.create_folder')!;
+      expect(learned.source.origin).toBe('user');
+      expect(learned.trust).toBe('community');
+    },
+  );
 });

@@ -47,7 +47,10 @@ describe('an interrupting dialog answered inside a skill (live, mousepad crash r
   it('restores the killed session and writes the file, byte-exact', async () => {
     const typed = await core.runSkill({ skill: 'TextEditor.type_text', app: 'mousepad', args: { text: 'an unsaved draft' } });
     expect(typed.error?.message).toBeUndefined();
-    await until(() => existsSync(backups) && readdirSync(backups).some((f) => f.startsWith('autosave')), 'mousepad backed up the unsaved text');
+    await until(
+      () => existsSync(backups) && readdirSync(backups).some((f) => f.startsWith('autosave')),
+      'mousepad backed up the unsaved text',
+    );
     execFileSync('pkill', ['-KILL', '-x', 'mousepad']);
     await until(() => {
       try {

@@ -3,8 +3,18 @@ import { desktopSteps, type RecordedDesktopEvent } from '../../../src/shared/lea
 import { generalize } from '../../../src/shared/learning/generalize';
 import type { WindowInfo } from '../../../src/shared/ports/desktop';
 
-const win = (id: string, title: string, className = 'pcmanfm.Pcmanfm'): WindowInfo => ({ id, title, className, bounds: { x: 100, y: 50, width: 640, height: 480 } });
-const key = (at: number, window: WindowInfo, k: string, o: { char?: string; ctrl?: boolean; shift?: boolean } = {}): RecordedDesktopEvent => ({
+const win = (id: string, title: string, className = 'pcmanfm.Pcmanfm'): WindowInfo => ({
+  id,
+  title,
+  className,
+  bounds: { x: 100, y: 50, width: 640, height: 480 },
+});
+const key = (
+  at: number,
+  window: WindowInfo,
+  k: string,
+  o: { char?: string; ctrl?: boolean; shift?: boolean } = {},
+): RecordedDesktopEvent => ({
   type: 'key',
   at,
   key: k,
@@ -31,7 +41,15 @@ describe('src/shared/learning/desktopSteps', () => {
       key(60, moved, 'n', { char: 'N', ctrl: true, shift: true }),
       ...typed(70, dialog, 'made'),
       key(90, dialog, 'Enter'),
-      { type: 'click', at: 100, point: { x: 130, y: 90 }, button: 'left', double: false, window: moved, element: { name: 'made', role: 'icon' } },
+      {
+        type: 'click',
+        at: 100,
+        point: { x: 130, y: 90 },
+        button: 'left',
+        double: false,
+        window: moved,
+        element: { name: 'made', role: 'icon' },
+      },
       { type: 'click', at: 110, point: { x: 150, y: 80 }, button: 'right', double: false, window: moved },
     ];
     const steps = desktopSteps(events, (w) => w.className === 'pcmanfm.Pcmanfm');
@@ -50,7 +68,14 @@ describe('src/shared/learning/desktopSteps', () => {
       { action: 'right_click', target: { kind: 'point', x: 50, y: 30, relativeTo: 'window' } },
     ]);
     // A folder's path typed whole, its name in the dialog, its parent's name in the title: each its slot.
-    const g = generalize({ kind: 'trajectory', app: 'pcmanfm', source: 'desktop', args: { path: '/tmp/w/budget/made' }, steps, recordedAt: 0 });
+    const g = generalize({
+      kind: 'trajectory',
+      app: 'pcmanfm',
+      source: 'desktop',
+      args: { path: '/tmp/w/budget/made' },
+      steps,
+      recordedAt: 0,
+    });
     expect(g.unused).toEqual([]);
     expect(g.steps.slice(1, 8)).toEqual([
       { action: 'hotkey', keys: ['Control', 'l'] },

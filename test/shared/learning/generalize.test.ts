@@ -19,7 +19,12 @@ describe('src/shared/learning (trajectories and generalization)', () => {
       { ...at(300), url: `${O}/`, type: 'press', key: 'Enter', target: box },
       { ...at(350), url: `${O}/`, type: 'fill', target: box, value: 'mug' }, // the change event after Enter: no new step
       { ...at(900), url: `${O}/search?q=mug`, type: 'navigate' },
-      { ...at(5000), url: `${O}/search?q=mug`, type: 'click', target: { role: 'link', name: 'Ridge Mug', selector: 'a', count: 2, index: 1 } },
+      {
+        ...at(5000),
+        url: `${O}/search?q=mug`,
+        type: 'click',
+        target: { role: 'link', name: 'Ridge Mug', selector: 'a', count: 2, index: 1 },
+      },
     ];
     const steps = webSteps(events);
     expect(steps.map((s) => s.primitive)).toEqual([
@@ -112,7 +117,12 @@ describe('src/shared/learning (trajectories and generalization)', () => {
 
   it('gives a method the interface lacks a signature from the values, and lists what an app does not implement yet', () => {
     const m = signatureOf({ interface: 'ShoppingSite', method: 'apply_coupon', args: { code: 'SAVE10' } });
-    expect(m).toMatchObject({ kind: 'method', name: 'apply_coupon', intents: ['apply coupon ${code}'], args: { code: { type: 'string', examples: ['SAVE10'] } } });
+    expect(m).toMatchObject({
+      kind: 'method',
+      name: 'apply_coupon',
+      intents: ['apply coupon ${code}'],
+      args: { code: { type: 'string', examples: ['SAVE10'] } },
+    });
     const doc = (d: unknown) => ({ doc: LibraryDocSchema.parse(d), source: { file: 'x.yaml', origin: 'builtin' as const } });
     const method = (description: string) => ({ description, intents: [description], args: {} });
     const lib = new SkillLibrary([

@@ -15,7 +15,7 @@ describe('src/shared/skill/template', () => {
   it('matches a value in a URL however the site encoded it (url_regex)', () => {
     const value = "café mug & 'x'/1";
     const re = new RegExp(`^q=${String(renderTemplate('${v|url_regex}', { v: value }))}$`);
-    for (const encoded of [encodeURIComponent(value), new URLSearchParams({ q: value }).toString().slice(2), 'caf%c3%a9+mug+%26+\'x\'%2f1']) {
+    for (const encoded of [encodeURIComponent(value), new URLSearchParams({ q: value }).toString().slice(2), "caf%c3%a9+mug+%26+'x'%2f1"]) {
       expect(re.test(`q=${encoded}`), encoded).toBe(true);
     }
     expect(re.test('q=cafe+mug+%26+x%2F1')).toBe(false);

@@ -29,9 +29,11 @@ export function registerLearnCommands(program: Command, ctx: CliContext): void {
     )
     .requiredOption('--app <app>', 'the app or website to demonstrate on')
     .option('--method <Interface.method>', 'what the demonstration does, e.g. ShoppingSite.search_product')
-    .addOption(new Option('--arg <name=value...>', "the values you use for the method's arguments (they become its parameters)").default([]))
+    .addOption(
+      new Option('--arg <name=value...>', "the values you use for the method's arguments (they become its parameters)").default([]),
+    )
     .option('--args-json <json>', 'all argument values as one JSON object')
-    .option('--start <path>', "where the page starts (a path of the site, opened before recording: the state the method starts from)")
+    .option('--start <path>', 'where the page starts (a path of the site, opened before recording: the state the method starts from)')
     .option('--out <file>', 'write the trajectory here (default: print it)')
     .addHelpText(
       'after',
@@ -89,7 +91,8 @@ Examples:
       if (!o.list && !o.from) showBrowserForDemonstration();
       const core = await ctx.core();
       const { library } = await core.loadLibrary();
-      if (!library.apps.has(o.app)) throw new SkillDeskError('cli.unknown_app', `No app \`${o.app}\`; known apps: ${[...library.apps.keys()].join(', ')}`);
+      if (!library.apps.has(o.app))
+        throw new SkillDeskError('cli.unknown_app', `No app \`${o.app}\`; known apps: ${[...library.apps.keys()].join(', ')}`);
       if (o.list) {
         const missing = missingMethods(library, o.app);
         if (o.json) return ctx.out(JSON.stringify(missing, null, 2));
@@ -101,7 +104,8 @@ Examples:
       let t: Trajectory;
       if (o.from) {
         const parsed = TrajectorySchema.safeParse(JSON.parse(await readFile(o.from, 'utf8')));
-        if (!parsed.success) throw new SkillDeskError('induce.bad_trajectory', `${o.from} is not a trajectory: ${parsed.error.issues[0]?.message}`);
+        if (!parsed.success)
+          throw new SkillDeskError('induce.bad_trajectory', `${o.from} is not a trajectory: ${parsed.error.issues[0]?.message}`);
         t = parsed.data;
       } else {
         t = await record(core, o, async () => {
@@ -119,9 +123,12 @@ Examples:
       const file = await inducer.keep(report);
       if (o.json) ctx.out(JSON.stringify(report, null, 2));
       else {
-        ctx.out(`${report.status === 'admitted' ? 'Admitted' : 'Rejected'}: ${method} on ${o.app}${report.skillId ? ` as ${report.skillId}` : ''}`);
+        ctx.out(
+          `${report.status === 'admitted' ? 'Admitted' : 'Rejected'}: ${method} on ${o.app}${report.skillId ? ` as ${report.skillId}` : ''}`,
+        );
         if (report.signatureAdded) ctx.out(`  the interface got the method (signature first)`);
-        for (const r of report.runs) ctx.out(`  ${r.ok ? 'ok  ' : 'FAIL'} re-executed on ${JSON.stringify(r.args)}${r.why ? `: ${r.why}` : ''}`);
+        for (const r of report.runs)
+          ctx.out(`  ${r.ok ? 'ok  ' : 'FAIL'} re-executed on ${JSON.stringify(r.args)}${r.why ? `: ${r.why}` : ''}`);
         if (report.reason) ctx.out(`  why: ${report.reason}`);
         ctx.out(`  report: ${file}`);
       }

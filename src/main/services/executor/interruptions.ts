@@ -28,7 +28,11 @@ export function answerSteps(interruption: Interruption): Primitive[] {
 }
 
 /** Letters and digits only, lower case: how a text is compared with what OCR read, wrapped over lines or not. */
-const letters = (s: string) => s.toLowerCase().normalize('NFKD').replace(/[^\p{L}\p{N}]/gu, '');
+const letters = (s: string) =>
+  s
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^\p{L}\p{N}]/gu, '');
 
 /**
  * Whether a window shows `text`: read whole (a question wraps over lines, "...did not end" /

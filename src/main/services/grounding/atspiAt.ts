@@ -34,7 +34,11 @@ print(json.dumps(best))
  * The accessible element (name and role) under a screen point in the process `pid`, as AT-SPI
  * sees it; undefined when the app publishes no tree there (Wine) or the element has no name.
  */
-export function accessibleAt(point: Point, pid: number, o: { python?: string; timeoutMs?: number } = {}): Promise<{ name: string; role: string } | undefined> {
+export function accessibleAt(
+  point: Point,
+  pid: number,
+  o: { python?: string; timeoutMs?: number } = {},
+): Promise<{ name: string; role: string } | undefined> {
   return new Promise((resolve) => {
     execFile(
       o.python ?? '/usr/bin/python3',

@@ -43,11 +43,36 @@ const KEYS: Record<number, { key: string; char?: string; shifted?: string }> = (
   row([0x002b, 0x002c, 0x002d, 0x002e, 0x002f, 0x0030, 0x0031, 0x0032, 0x0033, 0x0034, 0x0035], '\\zxcvbnm,./', '|ZXCVBNM<>?');
   k[0x0039] = { key: 'Space', char: ' ', shifted: ' ' };
   const named: [number, string][] = [
-    [0x001c, 'Enter'], [0x000f, 'Tab'], [0x0001, 'Escape'], [0x000e, 'Backspace'], [0x0e53, 'Delete'], [0x0e52, 'Insert'],
-    [0x0e47, 'Home'], [0x0e4f, 'End'], [0x0e49, 'PageUp'], [0x0e51, 'PageDown'],
-    [0xe048, 'Up'], [0xe050, 'Down'], [0xe04b, 'Left'], [0xe04d, 'Right'], [0x0e48, 'Up'], [0x0e50, 'Down'], [0x0e4b, 'Left'], [0x0e4d, 'Right'],
-    [0x003b, 'F1'], [0x003c, 'F2'], [0x003d, 'F3'], [0x003e, 'F4'], [0x003f, 'F5'], [0x0040, 'F6'], [0x0041, 'F7'], [0x0042, 'F8'],
-    [0x0043, 'F9'], [0x0044, 'F10'], [0x0057, 'F11'], [0x0058, 'F12'],
+    [0x001c, 'Enter'],
+    [0x000f, 'Tab'],
+    [0x0001, 'Escape'],
+    [0x000e, 'Backspace'],
+    [0x0e53, 'Delete'],
+    [0x0e52, 'Insert'],
+    [0x0e47, 'Home'],
+    [0x0e4f, 'End'],
+    [0x0e49, 'PageUp'],
+    [0x0e51, 'PageDown'],
+    [0xe048, 'Up'],
+    [0xe050, 'Down'],
+    [0xe04b, 'Left'],
+    [0xe04d, 'Right'],
+    [0x0e48, 'Up'],
+    [0x0e50, 'Down'],
+    [0x0e4b, 'Left'],
+    [0x0e4d, 'Right'],
+    [0x003b, 'F1'],
+    [0x003c, 'F2'],
+    [0x003d, 'F3'],
+    [0x003e, 'F4'],
+    [0x003f, 'F5'],
+    [0x0040, 'F6'],
+    [0x0041, 'F7'],
+    [0x0042, 'F8'],
+    [0x0043, 'F9'],
+    [0x0044, 'F10'],
+    [0x0057, 'F11'],
+    [0x0058, 'F12'],
   ];
   for (const [code, key] of named) k[code] = { key };
   return k;
@@ -111,14 +136,25 @@ export async function recordDesktopDemonstration(
     pending.push(
       (async (): Promise<RecordedClick> => {
         const element = window && deps.elementAt ? await deps.elementAt(point, window).catch(() => undefined) : undefined;
-        return { type: 'click', at, point, button: e.button === 2 ? 'right' : 'left', double: e.clicks >= 2, ...(window && { window }), ...(element && { element }) };
+        return {
+          type: 'click',
+          at,
+          point,
+          button: e.button === 2 ? 'right' : 'left',
+          double: e.clicks >= 2,
+          ...(window && { window }),
+          ...(element && { element }),
+        };
       })(),
     );
   });
   try {
     deps.hook.start();
   } catch (err) {
-    throw new SkillDeskError('record.no_hook', `The global input hook could not start (${(err as Error).message}): desktop recording needs a display with the RECORD extension`);
+    throw new SkillDeskError(
+      'record.no_hook',
+      `The global input hook could not start (${(err as Error).message}): desktop recording needs a display with the RECORD extension`,
+    );
   }
   try {
     await d.perform();

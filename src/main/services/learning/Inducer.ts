@@ -94,7 +94,17 @@ export class Inducer {
 
   async induce(req: InduceRequest): Promise<InductionReport> {
     const t = req.trajectory;
-    const report: InductionReport = { id: randomUUID(), method: req.method, app: t.app, status: 'rejected', signatureAdded: false, files: [], steps: 0, runs: [], at: Date.now() };
+    const report: InductionReport = {
+      id: randomUUID(),
+      method: req.method,
+      app: t.app,
+      status: 'rejected',
+      signatureAdded: false,
+      files: [],
+      steps: 0,
+      runs: [],
+      at: Date.now(),
+    };
     const reject = async (reason: string) => {
       for (const f of [...report.files].reverse()) await this.deps.remove(f).catch(() => undefined);
       return { ...report, status: 'rejected' as const, reason, files: [] };
@@ -103,11 +113,19 @@ export class Inducer {
     const { head: ifaceId, method } = splitRef(req.method);
     const app = library.apps.get(t.app);
     if (!app) return reject(`No app \`${t.app}\` in the library`);
-    if (!library.interfaces.has(ifaceId)) return reject(`No interface \`${ifaceId}\`: a demonstration adds methods to an interface, not interfaces`);
-    if (!library.appImplements(t.app, ifaceId)) return reject(`\`${t.app}\` does not implement \`${ifaceId}\`: its profile lists what it implements`);
+    if (!library.interfaces.has(ifaceId))
+      return reject(`No interface \`${ifaceId}\`: a demonstration adds methods to an interface, not interfaces`);
+    if (!library.appImplements(t.app, ifaceId))
+      return reject(`\`${t.app}\` does not implement \`${ifaceId}\`: its profile lists what it implements`);
     if (!library.methodOwner(ifaceId, method)) {
       const saved = await this.deps.saveMethod(
-        signatureOf({ interface: ifaceId, method, args: t.args, ...(req.intents && { intents: req.intents }), ...(req.description && { description: req.description }) }),
+        signatureOf({
+          interface: ifaceId,
+          method,
+          args: t.args,
+          ...(req.intents && { intents: req.intents }),
+          ...(req.description && { description: req.description }),
+        }),
       );
       report.files.push(saved.path);
       report.signatureAdded = true;
@@ -119,7 +137,9 @@ export class Inducer {
     const g = generalize(t, { ...(origin && { origin }), specs: spec.args, returns: (spec.returns?.type ?? 'none') !== 'none' });
     if (!g.steps.length) return reject('The demonstration did nothing');
     if (g.unused.length)
-      return reject(`The demonstration never used ${g.unused.map((a) => `\`${a}\` (${JSON.stringify(t.args[a])})`).join(', ')}: it does not show how the method takes it`);
+      return reject(
+        `The demonstration never used ${g.unused.map((a) => `\`${a}\` (${JSON.stringify(t.args[a])})`).join(', ')}: it does not show how the method takes it`,
+      );
     report.steps = g.steps.length;
     const doc = {
       ...this.skillDoc(library, `${owner}.${method}`, t, [...g.steps, ...effectChecks(spec, Boolean(app.web))], spec, origin),
@@ -137,7 +157,14 @@ export class Inducer {
   }
 
   /** The implementation document: its steps as a linear graph, and the manifest its steps need. */
-  private skillDoc(library: SkillLibrary, ref: string, t: Trajectory, steps: Primitive[], spec: InterfaceMethod, origin: string | undefined) {
+  private skillDoc(
+    library: SkillLibrary,
+    ref: string,
+    t: Trajectory,
+    steps: Primitive[],
+    spec: InterfaceMethod,
+    origin: string | undefined,
+  ) {
     const nodes: Record<string, unknown> = {};
     steps.forEach((p, i) => (nodes[`s${i + 1}`] = { ...p, next: i + 1 < steps.length ? `s${i + 2}` : 'done' }));
     nodes.done = { terminal: 'success' };
@@ -182,7 +209,8 @@ export class Inducer {
     const fresh: ArgValues[] = [];
     for (let i = 0; i < 8 && fresh.length < 2; i++) {
       const args = Object.fromEntries(Object.entries(spec.args).map(([k, s]) => [k, sampleArg(s, rand, { tempDir: '/tmp' })]));
-      if (JSON.stringify(args) !== JSON.stringify(original) && !fresh.some((f) => JSON.stringify(f) === JSON.stringify(args))) fresh.push(args);
+      if (JSON.stringify(args) !== JSON.stringify(original) && !fresh.some((f) => JSON.stringify(f) === JSON.stringify(args)))
+        fresh.push(args);
     }
     return [original, ...fresh];
   }
@@ -231,7 +259,11 @@ function effectChecks(spec: InterfaceMethod, web: boolean): Primitive[] {
   const out: Primitive[] = [];
   for (const f of spec.post) {
     if ((f.fact === 'file_exists' || f.fact === 'folder_exists') && typeof f.path === 'string')
-      out.push({ action: 'wait_until', condition: { kind: 'file_exists', path: f.path, ...(!f.holds && { present: false }) }, timeoutMs: 15_000 });
+      out.push({
+        action: 'wait_until',
+        condition: { kind: 'file_exists', path: f.path, ...(!f.holds && { present: false }) },
+        timeoutMs: 15_000,
+      });
     if (!web && f.fact === 'window_title' && f.holds && typeof f.value === 'string')
       out.push({ action: 'wait_until', condition: { kind: 'window_title', pattern: regexOf(f.value) }, timeoutMs: 15_000 });
   }
@@ -250,7 +282,8 @@ function narrowedTo(specs: ArgSpecs, values: ArgValues, fixed: readonly string[]
     const value = values[name];
     const only = `; learned for ${JSON.stringify(value)} only`;
     const description = `${spec.description ?? name}${only}`;
-    if (spec.type === 'enum' && (typeof value === 'string' || typeof value === 'number')) out[name] = { ...spec, values: [value], description };
+    if (spec.type === 'enum' && (typeof value === 'string' || typeof value === 'number'))
+      out[name] = { ...spec, values: [value], description };
     else if ((spec.type === 'string' || spec.type === 'text') && typeof value === 'string')
       out[name] = { type: 'enum', values: [value], default: value, description };
     else if (spec.type === 'number' && typeof value === 'number') out[name] = { ...spec, min: value, max: value, description };

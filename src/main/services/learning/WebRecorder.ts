@@ -27,7 +27,11 @@ export interface WebDemonstration {
  * licence to browse elsewhere.
  */
 export async function recordWebDemonstration(session: BrowserSession, d: WebDemonstration): Promise<Trajectory> {
-  if (!session.record) throw new SkillDeskError('record.unsupported', 'This browser cannot record a demonstration (attach to a Chromium SkillDesk started, or launch one)');
+  if (!session.record)
+    throw new SkillDeskError(
+      'record.unsupported',
+      'This browser cannot record a demonstration (attach to a Chromium SkillDesk started, or launch one)',
+    );
   const events: RecordedWebEvent[] = [];
   const posts: { at: number; url: string }[] = [];
   session.setRequestGuard(async (request) => {
@@ -53,5 +57,13 @@ export async function recordWebDemonstration(session: BrowserSession, d: WebDemo
     const step = [...steps].reverse().find((s) => s.at <= post.at) ?? steps[0];
     if (step) step.posts = [...(step.posts ?? []), post.url];
   }
-  return { kind: 'trajectory', app: d.app, source: 'browser', ...(d.method && { method: d.method }), args: d.args ?? {}, steps, recordedAt: Date.now() };
+  return {
+    kind: 'trajectory',
+    app: d.app,
+    source: 'browser',
+    ...(d.method && { method: d.method }),
+    args: d.args ?? {},
+    steps,
+    recordedAt: Date.now(),
+  };
 }

@@ -219,7 +219,8 @@ function suggestEntry(n: DerivedNeed): PermissionEntry {
   )
     constraints.paths = known;
   // A URL, or a path on the app's own website (`${site}/...`, whichever origin serves it).
-  if (scope === 'url' && known.length && known.every((s) => /^[a-z]+:\/\//.test(s) || s.startsWith(`${SITE_SLOT}/`))) constraints.urls = known;
+  if (scope === 'url' && known.length && known.every((s) => /^[a-z]+:\/\//.test(s) || s.startsWith(`${SITE_SLOT}/`)))
+    constraints.urls = known;
   return {
     capability: n.capability,
     effect: CAPABILITIES[n.capability].level === 'normal' ? 'allow' : 'confirm',

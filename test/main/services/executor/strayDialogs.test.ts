@@ -87,7 +87,11 @@ describe('src/main/services/executor/strayDialogs', () => {
     expect(other.error?.code).toBe('dialog.unexpected');
     expect(other.error?.message).toContain('"Ed", which reads: "The document is not UTF-8 valid"');
     // The question wraps over two lines: read whole, it is the known one, answered.
-    const known = await setup(dialog('e', 'Ed'), reading('It seems the previous session did not end\nnormally. Restore?'), win('d', 'a.txt - ed', 'ed'))();
+    const known = await setup(
+      dialog('e', 'Ed'),
+      reading('It seems the previous session did not end\nnormally. Restore?'),
+      win('d', 'a.txt - ed', 'ed'),
+    )();
     expect(known.error?.message).toBeUndefined();
     expect(known.steps.filter((s) => s.nodeId === '(interruption: recovery)').length).toBe(2);
   }, 20_000);

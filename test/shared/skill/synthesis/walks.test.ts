@@ -61,7 +61,9 @@ describe('src/shared/skill/synthesis/walks', () => {
   });
 
   it('closes documents saying what becomes of their changes, never with the default cancel that keeps them open', () => {
-    const closes = tasks.flatMap((t) => t.steps.filter((s) => s.skill === 'Document.close_document').map((s) => [t.id, s.args.unsaved] as const));
+    const closes = tasks.flatMap((t) =>
+      t.steps.filter((s) => s.skill === 'Document.close_document').map((s) => [t.id, s.args.unsaved] as const),
+    );
     expect(closes.length).toBeGreaterThan(5);
     for (const [id, unsaved] of closes) expect(['save', 'discard'], id).toContain(unsaved);
   });
