@@ -25,6 +25,11 @@ afterAll(() => {
 
 for (const doc of docs) {
   describe(`${doc.app} (live tests: ${join('skills', doc.source.file.split('/skills/').pop() ?? doc.source.file)})`, () => {
+    // Its app ends with its tests: one left running can raise a window later (an alarm-clock
+    // applet's Alarms window took the focus in the middle of a Chromium test, in CI).
+    afterAll(() => {
+      for (const p of killPatterns(library, doc)) killApps(p);
+    });
     defineLiveTests(
       library,
       doc,
