@@ -1,3 +1,4 @@
+import type { InductionReport, VerificationRun } from '../learning/report';
 import type { ArgSpecs, ArgValues } from '../skill/domains';
 
 /**
@@ -59,27 +60,10 @@ export interface LearnRecordingView {
 }
 
 /** One re-execution that verified (or refuted) the induced skill. */
-export interface VerificationRunView {
-  args: ArgValues;
-  ok: boolean;
-  runId?: string;
-  why?: string;
-}
+export type VerificationRunView = VerificationRun;
 
 /** What induction made of a demonstration (the core's InductionReport), and where the report is kept. */
-export interface LearnResultView {
-  id: string;
-  method: string;
-  app: string;
-  status: 'admitted' | 'rejected';
-  reason?: string;
-  skillId?: string;
-  signatureAdded: boolean;
-  /** The files induction wrote: the skill file (and the method document when the interface got the method). */
-  files: string[];
-  steps: number;
-  runs: VerificationRunView[];
-  at: number;
+export interface LearnResultView extends InductionReport {
   /** `<data-dir>/induction/<id>.json`. */
   reportFile: string;
 }

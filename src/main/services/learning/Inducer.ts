@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { generalize } from '../../../shared/learning/generalize';
 import { signatureOf } from '../../../shared/learning/signature';
+import type { InductionReport, VerificationRun } from '../../../shared/learning/report';
 import type { Trajectory } from '../../../shared/learning/trajectory';
 import type { Manifest } from '../../../shared/permissions/manifest';
 import type { RunResult } from '../../../shared/run';
@@ -56,28 +57,7 @@ export interface InduceRequest {
   check?: (args: ArgValues, result: unknown) => Promise<string | undefined>;
 }
 
-export interface VerificationRun {
-  args: ArgValues;
-  ok: boolean;
-  runId?: string;
-  why?: string;
-}
-
-/** What became of a trajectory: admitted as a skill (its files), or rejected with the reason kept. */
-export interface InductionReport {
-  id: string;
-  method: string;
-  app: string;
-  status: 'admitted' | 'rejected';
-  reason?: string;
-  skillId?: string;
-  /** The method was added to the interface (signature first). */
-  signatureAdded: boolean;
-  files: string[];
-  steps: number;
-  runs: VerificationRun[];
-  at: number;
-}
+export type { InductionReport, VerificationRun } from '../../../shared/learning/report';
 
 /**
  * Induction (after PolySkill): a trajectory becomes a skill. The signature comes first (the
