@@ -63,6 +63,13 @@ export interface WindowManager {
   focus(id: string): Promise<void>;
   /** Closes the window politely (WM_DELETE_WINDOW / WM_CLOSE). */
   close(id: string): Promise<void>;
+  /**
+   * Calls `listener` with the window in front each time it or its title changes, stamped with the
+   * display server's time of the change (on X11 the clock a global input hook stamps keys and
+   * clicks with), until the returned function is called. Absent where the platform cannot say
+   * when a change happened.
+   */
+  watchFront?(listener: (window: WindowInfo | undefined, serverTime: number) => void): Promise<() => Promise<void>>;
 }
 
 /** An RGB screenshot encoded as PNG. */

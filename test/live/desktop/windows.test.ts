@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveDesktop } from '../../../src/main/services/desktop';
+import { loadInputHook } from '../../../src/main/services/learning';
+import type { WindowInfo } from '../../../src/shared/ports/desktop';
 import { launchApp, MOUSEPAD, openDesktop, waitFor, WINE_NOTEPAD, wineEnv, type LaunchedApp } from '../helpers/desktop';
 
 describe('src/main/services/desktop/X11WindowManager (live)', () => {
@@ -66,5 +68,38 @@ describe('src/main/services/desktop/X11WindowManager (live)', () => {
       async () => ((await desktop.windows.list()).some((w) => w.id === fresh.window.id) ? undefined : true),
       10_000,
     );
+  });
+
+  it('tells of the window in front and of its retitles, stamped with the clock the input hook stamps keys with', async () => {
+    await desktop.windows.focus(notepad.window.id);
+    const changes: { window: WindowInfo | undefined; time: number }[] = [];
+    const keys: number[] = [];
+    const hook = loadInputHook();
+    hook.on('keydown', (e) => void (e.time !== undefined && keys.push(e.time)));
+    const stop = await desktop.windows.watchFront!((window, time) => changes.push({ window, time }));
+    hook.start();
+    try {
+      await desktop.windows.focus(mousepad.window.id);
+      await waitFor(
+        'mousepad told as in front',
+        async () => (changes.some((c) => c.window?.id === mousepad.window.id) ? true : undefined),
+        10_000,
+      );
+      // A typed letter marks the document changed: mousepad retitles its window after the key.
+      await desktop.input.typeText('x');
+      await waitFor('the retitle told', async () => (changes.some((c) => c.window?.title.startsWith('*')) ? true : undefined), 10_000);
+    } finally {
+      hook.stop();
+      hook.removeAllListeners();
+      await stop();
+    }
+    const front = changes.find((c) => c.window?.id === mousepad.window.id)!;
+    const retitle = changes.find((c) => c.window?.title.startsWith('*'))!;
+    expect(keys).toHaveLength(1);
+    const key = keys[0]!;
+    // Server milliseconds: the focus came before the key, the retitle after it.
+    expect((front.time - key) | 0).toBeLessThan(0);
+    expect((retitle.time - key) | 0).toBeGreaterThan(0);
+    expect(retitle.window?.id).toBe(mousepad.window.id);
   });
 });

@@ -11,6 +11,7 @@ const UTF8_STRING = 'UTF8_STRING';
 const VIEWABLE = 2;
 /** EWMH source indication "pager": window managers honour it without focus-stealing checks. */
 const SOURCE_PAGER = 2;
+const PROPERTY_CHANGE_MASK = 0x00400000;
 
 /** Options of X11WindowManager. */
 export interface X11WindowManagerOptions {
@@ -95,6 +96,51 @@ export class X11WindowManager implements WindowManager {
       this.x.raw.SendClientMessage(wid, wid, protocols, 32, [await this.x.atom('WM_DELETE_WINDOW'), 0, 0, 0, 0], 0);
     }
     await this.x.sync();
+  }
+
+  /**
+   * The window in front and its title, as PropertyNotify events on the root (`_NET_ACTIVE_WINDOW`)
+   * and on the window in front (`_NET_WM_NAME`, `WM_NAME`) tell of their changes: each is stamped
+   * with the server time of the event, the clock libuiohook stamps the keys and clicks it records
+   * with. So a key is known to have come before or after a retitle however late either is read.
+   */
+  async watchFront(listener: (window: WindowInfo | undefined, serverTime: number) => void): Promise<() => Promise<void>> {
+    const [activeAtom, ...titleAtoms] = await Promise.all(['_NET_ACTIVE_WINDOW', '_NET_WM_NAME', 'WM_NAME'].map((a) => this.x.atom(a)));
+    const select = (wid: number, eventMask: number) => this.x.raw.ChangeWindowAttributes(wid, { eventMask });
+    let watched: number | undefined;
+    let open = true;
+    // One report at a time, in the order the events came: the last one read is the last one told.
+    let chain: Promise<void> = Promise.resolve();
+    const report = (time: number) => {
+      chain = chain.then(async () => {
+        const wid = await this.activeId().catch(() => undefined);
+        if (wid !== watched) {
+          if (watched) select(watched, 0);
+          if (wid) select(wid, PROPERTY_CHANGE_MASK);
+          watched = wid;
+        }
+        const window = wid ? await this.describe(wid).catch(() => undefined) : undefined;
+        if (open) listener(window, time);
+      });
+    };
+    const off = this.x.onEvent((ev) => {
+      if (ev.name !== 'PropertyNotify' || ev.time === undefined) return;
+      const front = ev.wid === this.x.root && ev.atom === activeAtom;
+      const retitled = ev.wid !== undefined && ev.wid === watched && titleAtoms.includes(ev.atom ?? -1);
+      if (front || retitled) report(ev.time);
+    });
+    select(this.x.root, PROPERTY_CHANGE_MASK);
+    watched = await this.activeId().catch(() => undefined);
+    if (watched) select(watched, PROPERTY_CHANGE_MASK);
+    await this.x.sync();
+    return async () => {
+      open = false;
+      off();
+      await chain;
+      select(this.x.root, 0);
+      if (watched) select(watched, 0);
+      await this.x.sync();
+    };
   }
 
   private async hasWindowManager(): Promise<boolean> {

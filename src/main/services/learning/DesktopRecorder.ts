@@ -14,12 +14,15 @@ export interface InputHook {
 }
 export interface HookKeyEvent {
   keycode: number;
+  /** When it came, by the display server's clock (libuiohook passes X RECORD's server time on). */
+  time?: number;
   shiftKey: boolean;
   ctrlKey: boolean;
   altKey: boolean;
   metaKey: boolean;
 }
 export interface HookMouseEvent {
+  time?: number;
   x: number;
   y: number;
   button: number | unknown;
@@ -100,17 +103,33 @@ export async function recordDesktopDemonstration(
   deps: { hook: InputHook; windows: WindowManager; elementAt?: ElementReader },
   d: DesktopDemonstration,
 ): Promise<Trajectory> {
-  const pending: Promise<RecordedDesktopEvent | undefined>[] = [];
-  // The window in front, read all along: an event takes the one shown when it came, not the one
-  // its own effect brings up a moment later (Enter in a location bar retitles the window).
-  let front = await deps.windows.active().catch(() => undefined);
-  let polling = true;
+  const pending: Promise<{ event: RecordedDesktopEvent; time?: number }>[] = [];
+  // The window in front when each event came. Where the window manager stamps its changes with the
+  // clock the hook stamps input with (X11), an event takes the last change before it, exactly: the
+  // key that retitles the window (Enter in a location bar) keeps the old title, the key given once
+  // the new title shows takes the new one, however late either is read. Elsewhere the window read
+  // last before the event came (a poll), which a key given at once after a retitle can miss.
+  const first = await deps.windows.active().catch(() => undefined);
+  let front = first;
+  const changes: { time: number; window: WindowInfo | undefined }[] = [];
+  const stopWatching = await deps.windows.watchFront?.((window, time) => {
+    front = window;
+    changes.push({ time, window });
+  });
+  let polling = stopWatching === undefined;
   const watch = (async () => {
     while (polling) {
       front = await deps.windows.active().catch(() => front);
       await new Promise((r) => setTimeout(r, 25));
     }
   })();
+  const windowAt = (time: number | undefined, read: WindowInfo | undefined) => {
+    if (stopWatching === undefined || time === undefined) return read;
+    let window = first;
+    // Server times are 32-bit milliseconds: compared by their difference, across a wrap too.
+    for (const c of changes) if (((c.time - time) | 0) < 0) window = c.window;
+    return window;
+  };
   deps.hook.on('keydown', (e) => {
     if (MODIFIERS.has(e.keycode)) return;
     const known = KEYS[e.keycode];
@@ -127,16 +146,16 @@ export async function recordDesktopDemonstration(
       meta: e.metaKey,
       ...(window && { window }),
     };
-    pending.push(Promise.resolve(key));
+    pending.push(Promise.resolve({ event: key, time: e.time }));
   });
   deps.hook.on('mousedown', (e) => {
     const at = Date.now();
     const point = { x: e.x, y: e.y };
     const window = front;
     pending.push(
-      (async (): Promise<RecordedClick> => {
+      (async () => {
         const element = window && deps.elementAt ? await deps.elementAt(point, window).catch(() => undefined) : undefined;
-        return {
+        const click: RecordedClick = {
           type: 'click',
           at,
           point,
@@ -145,6 +164,7 @@ export async function recordDesktopDemonstration(
           ...(window && { window }),
           ...(element && { element }),
         };
+        return { event: click, time: e.time };
       })(),
     );
   });
@@ -163,11 +183,18 @@ export async function recordDesktopDemonstration(
   } finally {
     polling = false;
     await watch;
+    await stopWatching?.();
     deps.hook.stop();
     deps.hook.removeAllListeners('keydown');
     deps.hook.removeAllListeners('mousedown');
   }
-  const events = (await Promise.all(pending)).filter((e): e is RecordedDesktopEvent => e !== undefined).sort((a, b) => a.at - b.at);
+  const events = (await Promise.all(pending))
+    .map(({ event, time }): RecordedDesktopEvent => {
+      const { window: read, ...rest } = event;
+      const window = windowAt(time, read);
+      return { ...rest, ...(window && { window }) };
+    })
+    .sort((a, b) => a.at - b.at);
   return {
     kind: 'trajectory',
     app: d.app,

@@ -43,6 +43,7 @@ export interface RawClient {
     visual: number,
     values: { eventMask?: number; overrideRedirect?: number },
   ): void;
+  ChangeWindowAttributes(wid: number, values: { eventMask?: number }): void;
   ChangeProperty(mode: 0 | 1 | 2, wid: number, prop: number, type: number, format: 8 | 16 | 32, data: Buffer): void;
   DeleteProperty(wid: number, prop: number): void;
   GetSelectionOwner(selection: number, cb: Cb<number>): void;
