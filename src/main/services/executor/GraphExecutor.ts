@@ -444,7 +444,15 @@ export class GraphExecutor {
       if (text === undefined) return candidate;
       // Which of the app's known questions this is, read in its own dialog by the executor, as the
       // stray-dialog watch reads it: what is read goes to no skill (it only picks one of the
-      // profile's answers), and each answer is a mediated, journaled step of its own.
+      // profile's answers), and each answer is a mediated, journaled step of its own. The text
+      // looked for is the profile's: one SkillDesk ships is trusted with it, but one a user
+      // installed could ask about anything on screen and learn the answer from which keys get
+      // pressed, so its look is the running skill's own reading of the screen, mediated as such.
+      if (this.deps.library.apps.get(app.id)?.source.origin !== 'builtin') {
+        const read: Primitive = { action: 'wait_until', condition: { kind: 'text_visible', text } };
+        const decision = await this.mediate(ctx, frame, `(interruption: ${candidate.interruption.id})`, read, read, false);
+        if (decision.effect === 'deny') throw new PermissionDenied(decision.code, decision.reason);
+      }
       if (await windowShows(this.deps.grounder, this.deps.desktop, candidate.window, text)) return candidate;
     }
     return undefined;
