@@ -1,7 +1,7 @@
 import type { Constraints, Effect } from './manifest';
 import type { PermissionRequest, PermissionTarget } from './policy';
 import { lexicalCanonicalPath } from './canonical';
-import { hostsAllow, urlAllowed } from './hosts';
+import { bindUrlScopes, hostsAllow, urlAllowed } from './hosts';
 import { bindSlots, bindSlotsEach, pathInScope, resolvePathScope, resolvePathScopes, scopeText, type ScopeEnv } from './scopes';
 import { CAPABILITIES, type Capability } from './taxonomy';
 
@@ -133,7 +133,7 @@ export function evaluateConstraints(c: Constraints | undefined, req: PermissionR
       needs('url', () => {
         const url = (target as { url: string }).url;
         // `urls: ['${url}']` scopes an entry to the URL the skill was given (each item of a list).
-        const urls = c.urls?.flatMap((u) => bindSlotsEach(u, values) ?? []);
+        const urls = c.urls?.flatMap((u) => bindUrlScopes(u, values));
         return urlAllowed(url, c.domains, urls)
           ? { kind: 'applies' }
           : { kind: 'mismatch', why: `${url} is not in the allowlist ${[...(c.domains ?? []), ...(c.urls ?? [])].join(', ')}` };

@@ -1,3 +1,5 @@
+import { bindSlots, bindSlotsEach } from './scopes';
+
 /**
  * Where a URL really goes: host (lower-case, IDNA/punycode, IPv4 in dotted decimal) and port,
  * read the way both a WHATWG parser (browsers, Node's fetch) and an RFC 3986 parser (curl,
@@ -175,6 +177,22 @@ export function urlUnderPrefix(url: string, prefix: string): boolean {
   const up = rest(url);
   const pp = rest(prefix);
   return up !== undefined && pp !== undefined && up.startsWith(pp);
+}
+
+/**
+ * A URL scope with its argument slots bound (`${site}/shop/${slug}` -> one prefix per value):
+ * each value may fill its slot but not climb out of what the template writes before it. A value
+ * such as `../admin` or `%2e%2e/admin` would otherwise make the scope `${site}/admin`, which the
+ * very URL built from the same value then falls under. A bound scope that leaves its head is no
+ * scope (fail closed); `${url}` alone (the URL the skill was given) has no head to leave.
+ */
+export function bindUrlScopes(template: string, values: Readonly<Record<string, unknown>>): string[] {
+  const bound = bindSlotsEach(template, values) ?? [];
+  // `${site}` is the app's origin, not an argument: the head runs to the first argument slot.
+  const firstArg = template.search(/\$\{(?!site\})[A-Za-z_][A-Za-z0-9_]*\}/);
+  if (firstArg <= 0) return bound;
+  const head = bindSlots(template.slice(0, firstArg), values);
+  return head === undefined ? [] : bound.filter((b) => urlUnderPrefix(b, head));
 }
 
 /** Whether a URL (or a bare host) is allowed by domain and URL-prefix allowlists (either suffices). */

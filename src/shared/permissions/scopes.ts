@@ -142,7 +142,31 @@ export function resolvePathScope(scope: string, args: Readonly<Record<string, un
   if (expanded === undefined) return undefined;
   const bound = bindSlots(expanded, args, true);
   if (bound === undefined || bound === '' || !isAbsoluteFor(bound, env.pathStyle)) return undefined;
-  return normalizePath(bound, env.pathStyle, foldsCase(env));
+  const resolved = normalizePath(bound, env.pathStyle, foldsCase(env));
+  // A value fills its slot but does not climb out of the folder written before it: with
+  // `/srv/data/${name}`, `../../etc/passwd` is no scope (fail closed), not `/etc/passwd` (which the
+  // path built from the same value would then fall under).
+  const head = headFolder(expanded, env.pathStyle);
+  if (head === undefined) return resolved;
+  const dir = normalizePath(head, env.pathStyle, foldsCase(env));
+  return resolved === dir || resolved.startsWith(dir.endsWith('/') ? dir : `${dir}/`) ? resolved : undefined;
+}
+
+/**
+ * The folder a scope template writes before its first argument slot (up to the last separator
+ * there, and before any glob character), when it writes one: `/srv/data/` of `/srv/data/${name}`,
+ * `/tmp/` of `/tmp/report-${n}.txt`; undefined for `${path}` or `${dir}/x`.
+ */
+function headFolder(template: string, style: ScopeEnv['pathStyle']): string | undefined {
+  const slot = template.search(SLOT);
+  if (slot <= 0) return undefined;
+  let head = template.slice(0, slot);
+  const glob = head.search(/[*?]/);
+  if (glob >= 0) head = head.slice(0, glob);
+  const cut = Math.max(head.lastIndexOf('/'), pathStyleFor(head, style) === 'win32' ? head.lastIndexOf('\\') : -1);
+  if (cut < 0) return undefined;
+  const dir = head.slice(0, cut + 1);
+  return isAbsoluteFor(dir, style) ? dir : undefined;
 }
 
 /** Most scopes one template may expand to from list arguments; beyond it, none (fail closed). */
