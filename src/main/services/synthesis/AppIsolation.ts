@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { SkillLibrary } from '../../../shared/skill';
 
@@ -20,17 +20,22 @@ export function endProcesses(pattern: string, display = process.env.DISPLAY): vo
   // this display counts as ours too.
   const windowOwners = windowPids();
   const mine = ancestry();
-  const killed: string[] = [];
-  for (const pid of pids) {
+  const ours = pids.filter((pid) => {
     // Never this process or what started it, whose command lines may name the app (`bench mousepad`).
-    if (mine.has(pid)) continue;
+    if (mine.has(pid)) return false;
     let environ = '';
     try {
       environ = readFileSync(`/proc/${pid}/environ`, 'latin1');
     } catch {
-      continue; // already gone
+      return false; // already gone
     }
-    if (!environ.split('\0').includes(`DISPLAY=${display}`) && !windowOwners.has(pid)) continue;
+    return environ.split('\0').includes(`DISPLAY=${display}`) || windowOwners.has(pid);
+  });
+  // With their children (a browser's renderers and crash handler, which go on writing to its
+  // profile for a while when only the browser is ended), read before any is ended and reparented.
+  const tree = descendants(ours).filter((pid) => !mine.has(pid));
+  const killed: string[] = [];
+  for (const pid of tree) {
     try {
       process.kill(Number(pid), 'SIGKILL');
       killed.push(pid);
@@ -50,6 +55,28 @@ export function endProcesses(pattern: string, display = process.env.DISPLAY): vo
     if (Date.now() > deadline) throw new Error(`windows of killed processes ${shown.join(', ')} (${pattern}) still listed after 10 s`);
     Atomics.wait(pause, 0, 0, 50);
   }
+}
+
+/** The processes and all their descendants, from each process's parent in /proc. */
+function descendants(roots: readonly string[]): string[] {
+  const children = new Map<string, string[]>();
+  for (const pid of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+      const parent = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] ?? '';
+      children.set(parent, [...(children.get(parent) ?? []), pid]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const out = new Set<string>();
+  const visit = (pid: string) => {
+    if (out.has(pid)) return;
+    out.add(pid);
+    for (const c of children.get(pid) ?? []) visit(c);
+  };
+  roots.forEach(visit);
+  return [...out];
 }
 
 /** This process and its ancestors. */
