@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { expect, it } from 'vitest';
@@ -42,7 +42,7 @@ export function defineLiveTests(library: SkillLibrary, doc: LiveTestsDoc, lane: 
               expect(r.status, `${where} was expected to fail`).toBe('failed');
               continue;
             }
-            if (r.status !== 'succeeded') keepFailureScreenshot(r.steps, `${doc.app}-${test.name}-step${i + 1}`);
+            if (r.status !== 'succeeded') await keepFailureScreenshot(lane.core(doc.approve), `${doc.app}-${test.name}-step${i + 1}`);
             expect(r.error?.message, where).toBeUndefined();
             expect(r.status, where).toBe('succeeded');
             if (step.result !== undefined) {
@@ -85,14 +85,15 @@ export async function shippedLiveTests(lane: LiveTestsDoc['lane']) {
  * Copies the failed step's screenshot (the executor takes one when a step fails) next to the test
  * reports, so a failure on CI can be seen: test-results/live-failures/<app>-<test>-step<n>.png.
  */
-function keepFailureScreenshot(steps: readonly { screenshotPath?: string }[], name: string): void {
-  const shot = steps.findLast((s) => s.screenshotPath !== undefined)?.screenshotPath;
-  if (!shot || !existsSync(shot)) return;
+/** The desktop as the failed step left it (a step refused before it ran has no screenshot of its own). */
+async function keepFailureScreenshot(core: Core, name: string): Promise<void> {
+  const shot = await (await core.desktop()).screen.capture().catch(() => undefined);
+  if (!shot) return;
   const dir = resolve(__dirname, '../../../test-results/live-failures');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${name.replace(/[^\w.-]+/g, '_').slice(0, 120)}.png`);
-  copyFileSync(shot, file);
-  process.stderr.write(`live test: the failed step's screenshot is ${file}\n`);
+  writeFileSync(file, shot.png);
+  process.stderr.write(`live test: the desktop when the step failed is ${file}\n`);
 }
 
 /** Where the tests run: the core to run skills with, how to end an app, and how the app names a test folder. */

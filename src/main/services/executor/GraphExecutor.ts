@@ -30,8 +30,12 @@ import type { WindowInfo } from '../../../shared/ports/desktop';
 import type { Clock, ExecutorDeps, RunError, RunEvent, RunRequest, RunResult, StepRecord } from './types';
 
 const MAX_CALL_DEPTH = 8;
-/** How long a focus handoff (no window focused) may take before input is refused. */
-const FOCUS_HANDOFF_MS = 1000;
+/**
+ * How long a focus handoff (no window focused) may take before input is refused: a popup closing
+ * or opening can leave no window focused for over a second on a busy machine (seen at Chromium's
+ * bookmark bubble).
+ */
+const FOCUS_HANDOFF_MS = 3000;
 
 /** Interruptions answered before one step at most (a dialog that comes back every time is a failure). */
 const MAX_INTERRUPTIONS = 3;
