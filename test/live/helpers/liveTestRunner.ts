@@ -42,7 +42,15 @@ export function defineLiveTests(library: SkillLibrary, doc: LiveTestsDoc, lane: 
               expect(r.status, `${where} was expected to fail`).toBe('failed');
               continue;
             }
-            if (r.status !== 'succeeded') await keepFailureScreenshot(lane.core(doc.approve), `${doc.app}-${test.name}-step${i + 1}`);
+            if (r.status !== 'succeeded') {
+              await keepFailureScreenshot(lane.core(doc.approve), `${doc.app}-${test.name}-step${i + 1}`);
+              // The steps the run took, for the failure's story (CI keeps no journal).
+              const story = r.steps.map(
+                (s) =>
+                  `  ${s.seq} ${s.skillId} ${s.nodeId} ${s.primitive} ${s.outcome} +${s.endedAt - r.steps[0]!.startedAt}ms${s.error ? `: ${s.error}` : ''}`,
+              );
+              process.stderr.write(`live test: ${where} ${r.status}; its steps:\n${story.join('\n')}\n`);
+            }
             expect(r.error?.message, where).toBeUndefined();
             expect(r.status, where).toBe('succeeded');
             if (step.result !== undefined) {
