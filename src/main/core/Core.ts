@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { BrowserSession } from '../../shared/ports/browser';
+import type { BrowserCookie, BrowserSession } from '../../shared/ports/browser';
 import type { Desktop } from '../../shared/ports/desktop';
 import type { Grounder } from '../../shared/ports/grounding';
 import type { ActionMediator } from '../../shared/ports/mediation';
@@ -48,7 +48,7 @@ export interface CoreOptions {
    * Opens SkillDesk's browser for web skills, on the first web step (one per core, closed with
    * it); web steps fail without it, saying so.
    */
-  createBrowser?: () => Promise<BrowserSession>;
+  createBrowser?: (o?: { cookies?: BrowserCookie[] }) => Promise<BrowserSession>;
   /** The mediator for a run; dry runs get the same one so denials show up before anything is touched. */
   createMediator: (core: Core) => ActionMediator;
   /** Grants answered "allow for this session" by the mediator's session, when it keeps one. */
@@ -140,10 +140,30 @@ export class Core {
 
   /** SkillDesk's browser, opened on first use (again after a failed attempt); undefined when none is configured. */
   browser(): Promise<BrowserSession> | undefined {
+    return this.openBrowser();
+  }
+
+  /**
+   * SkillDesk's browser for a person to use (a demonstration): the open one when it is shown; one
+   * opened hidden (a web skill ran first, and web skills run headless) is closed and opened again
+   * as `createBrowser` now opens it, with its cookies (a sign-in, a cart). Undefined when no
+   * browser is configured.
+   */
+  async shownBrowser(): Promise<BrowserSession | undefined> {
+    const opening = this.browserPromise;
+    const open = opening && (await opening.catch(() => undefined));
+    if (open?.visible !== false) return this.browser();
+    const cookies = await open.cookies?.().catch(() => undefined);
+    if (this.browserPromise === opening) this.browserPromise = undefined;
+    await open.close();
+    return this.openBrowser(cookies && { cookies });
+  }
+
+  private openBrowser(o?: { cookies?: BrowserCookie[] }): Promise<BrowserSession> | undefined {
     const open = this.options.createBrowser;
     if (!open) return undefined;
     if (!this.browserPromise) {
-      const opening = open();
+      const opening = open(o);
       this.browserPromise = opening;
       opening.catch(() => {
         if (this.browserPromise === opening) this.browserPromise = undefined;

@@ -56,7 +56,11 @@ export async function createNodeCore(opts: NodeCoreOptions): Promise<Core> {
     // A dry run against a desktop host plans for the host's platform (its app implementations).
     createDryRunDesktop: async () => createRecordingDesktopSync(opts.desktopHost ? (await core.desktop()).platform : undefined),
     createMediator: permissions.createMediator,
-    createBrowser: async () => (await import('../services/browser')).openPlaywrightBrowser(opts.browser ?? browserFromEnv(process.env)),
+    createBrowser: async (o) =>
+      (await import('../services/browser')).openPlaywrightBrowser({
+        ...(opts.browser ?? browserFromEnv(process.env)),
+        ...(o?.cookies && { cookies: o.cookies }),
+      }),
     sessionGrants: permissions.sessionGrants,
     runs: new SqliteRunRepository(store.db, sessionId),
     grounder,

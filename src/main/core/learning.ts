@@ -132,11 +132,13 @@ export async function recordDemonstration(
       { app: request.app, belongs: (w) => windowBelongsToApp(w, profile), ...method, args, perform },
     );
   }
-  const session = core.browser();
+  const env = o.env ?? process.env;
+  // A person must see the page they demonstrate in: a browser a web skill opened hidden is shown.
+  const session = env.SKILLDESK_BROWSER_HEADED === '1' ? await core.shownBrowser() : await core.browser();
   if (!session) throw new SkillDeskError('browser.unavailable', 'No browser is configured for web skills');
-  const origin = siteOrigin(app.web, o.env ?? process.env);
+  const origin = siteOrigin(app.web, env);
   const start = request.start;
-  return recordWebDemonstration(await session, {
+  return recordWebDemonstration(session, {
     app: request.app,
     origin,
     ...(start && { startUrl: `${origin}${start.startsWith('/') ? '' : '/'}${start}` }),

@@ -126,8 +126,25 @@ export type RecordedWebEvent = { at: number; url: string; title: string } & (
   | { type: 'press'; key: string; target?: RecordedTarget }
 );
 
+/** A cookie as browsers hold it (what keeps a person signed in and a cart filled on a site). */
+export interface BrowserCookie {
+  name: string;
+  value: string;
+  domain: string;
+  path: string;
+  /** Seconds since the epoch; -1 for a session cookie. */
+  expires: number;
+  httpOnly: boolean;
+  secure: boolean;
+  sameSite: 'Strict' | 'Lax' | 'None';
+}
+
 /** One browser for a core: created on the first web step, closed with the core. */
 export interface BrowserSession {
+  /** Whether a person can see its window: false for a browser launched headless. @default true */
+  readonly visible?: boolean;
+  /** The cookies it holds, to carry into the browser that replaces it. */
+  cookies?(): Promise<BrowserCookie[]>;
   /** The page skills drive (opened on first use, kept across runs). */
   page(): Promise<BrowserPage>;
   /**

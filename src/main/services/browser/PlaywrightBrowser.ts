@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Locator as PwLocator, type Page, type Request, type Route } from 'playwright-core';
 import { SkillDeskError } from '../../../shared/errors';
 import type {
+  BrowserCookie,
   BrowserPage,
   BrowserSession,
   ElementState,
@@ -35,6 +36,8 @@ export interface PlaywrightBrowserOptions {
   headless?: boolean;
   /** Default bound of each page operation. @default 10000 */
   timeoutMs?: number;
+  /** Cookies to start with (those of the browser this one replaces). */
+  cookies?: readonly BrowserCookie[];
 }
 
 /** The flags SkillDesk launches Chromium with: no background traffic of its own, nothing a profile would carry over. */
@@ -67,7 +70,7 @@ export async function openPlaywrightBrowser(o: PlaywrightBrowserOptions = {}): P
     });
     const context = browser.contexts()[0] ?? (await browser.newContext());
     // Disconnecting leaves the browser running: SkillDesk started it, and whoever did closes it.
-    return new PlaywrightSession(context, timeoutMs, () => browser.close());
+    return new PlaywrightSession(context, timeoutMs, () => browser.close(), true);
   }
   const executablePath = o.executablePath ?? defaultChromiumPath();
   if (!executablePath || !existsSync(executablePath))
@@ -76,19 +79,26 @@ export async function openPlaywrightBrowser(o: PlaywrightBrowserOptions = {}): P
       `Chromium not found${executablePath ? ` at ${executablePath}` : ''}: web skills need it (on Debian: \`apt-get install chromium\`), or give its path (\`executablePath\`), or attach to one started with --remote-debugging-port (\`cdpEndpoint\`)`,
     );
   const profile = await mkdtemp(join(tmpdir(), 'skilldesk-browser-'));
+  const headless = o.headless ?? true;
   try {
     const context = await chromium.launchPersistentContext(profile, {
       executablePath,
-      headless: o.headless ?? true,
+      headless,
       args: [...CHROMIUM_FLAGS],
       // Every request must reach the guard: a service worker would answer some itself.
       serviceWorkers: 'block',
       acceptDownloads: false,
     });
-    return new PlaywrightSession(context, timeoutMs, async () => {
-      await context.close();
-      await rm(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
-    });
+    if (o.cookies?.length) await context.addCookies([...o.cookies]);
+    return new PlaywrightSession(
+      context,
+      timeoutMs,
+      async () => {
+        await context.close();
+        await rm(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+      },
+      !headless,
+    );
   } catch (err) {
     await rm(profile, { recursive: true, force: true });
     throw err instanceof SkillDeskError
@@ -109,6 +119,7 @@ class PlaywrightSession implements BrowserSession {
     private readonly context: BrowserContext,
     private readonly timeoutMs: number,
     private readonly release: () => Promise<void>,
+    readonly visible: boolean,
   ) {
     this.routed = Promise.all([
       context.route('**/*', (route) => this.judge(route)),
@@ -167,6 +178,10 @@ class PlaywrightSession implements BrowserSession {
     return async () => {
       on = false;
     };
+  }
+
+  async cookies(): Promise<BrowserCookie[]> {
+    return this.context.cookies();
   }
 
   async close(): Promise<void> {

@@ -105,6 +105,27 @@ describe('src/main/services/browser/PlaywrightBrowser', () => {
     }
   });
 
+  it('starts with the cookies it is given and tells what it holds, hidden', { timeout: 60_000 }, async () => {
+    const host = new URL(shop.url).hostname;
+    const cookie = {
+      name: 'cart',
+      value: 'mug*2',
+      domain: host,
+      path: '/',
+      expires: -1,
+      httpOnly: false,
+      secure: false,
+      sameSite: 'Lax' as const,
+    };
+    const other = await openPlaywrightBrowser({ executablePath: requireChromium(), timeoutMs: 5000, cookies: [cookie] });
+    try {
+      expect(other.visible).toBe(false);
+      expect(await other.cookies!()).toContainEqual(expect.objectContaining({ name: 'cart', value: 'mug*2', domain: host }));
+    } finally {
+      await other.close();
+    }
+  });
+
   it('maps SkillDesk key names to Playwright chords', () => {
     expect(playwrightChord('Enter')).toBe('Enter');
     expect(playwrightChord('Control+Shift+Up')).toBe('Control+Shift+ArrowUp');
