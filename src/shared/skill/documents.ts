@@ -182,6 +182,15 @@ export const AppDocSchema = z
             text: z.string().min(1).optional(),
             /** Keys and chords pressed in order, e.g. `[[Tab], [Return]]` or `[[Alt, y]]`. */
             keys: z.array(z.array(KeySchema).min(1).max(4)).min(1).max(10),
+            /**
+             * Only while that interruption of the profile is open too: a dialog it brings up (a CSV
+             * being recovered asks how to import it). The same dialog shown by a skill's own step is
+             * that step's business, not an interruption. Answered before the one it depends on.
+             */
+            while_open: z
+              .string()
+              .regex(/^[a-z][a-z0-9_]*$/)
+              .optional(),
             why: z.string().min(1),
           })
           .strict(),
@@ -190,6 +199,15 @@ export const AppDocSchema = z
   })
   .strict()
   .superRefine((app, ctx) => {
+    const ids = new Set(app.interruptions.map((i) => i.id));
+    app.interruptions.forEach((i, n) => {
+      if (i.while_open !== undefined && (i.while_open === i.id || !ids.has(i.while_open)))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['interruptions', n, 'while_open'],
+          message: `\`${i.while_open}\` is not another interruption of this profile (${[...ids].filter((x) => x !== i.id).join(', ') || 'none'})`,
+        });
+    });
     const web = app.platforms.includes('web');
     if (web && app.platforms.length > 1)
       ctx.addIssue({

@@ -38,7 +38,7 @@ const MAX_CALL_DEPTH = 8;
 const FOCUS_HANDOFF_MS = 3000;
 
 /** Interruptions answered before one step at most (a dialog that comes back every time is a failure). */
-const MAX_INTERRUPTIONS = 3;
+const MAX_INTERRUPTIONS = 8;
 
 /** A skill being walked: its arguments, variables and app. */
 interface Frame {
@@ -396,9 +396,14 @@ export class GraphExecutor {
    * mediated, journaled step `(interruption: id)`. One that stays open fails the run.
    */
   private async answerInterruptions(ctx: RunCtx, frame: Frame, app: FrameApp): Promise<void> {
+    let closed = false;
     for (let answered = 0; ; answered++) {
       const open = await this.openInterruption(ctx, frame, app);
-      if (!open) return;
+      if (!open) {
+        // An interruption at start-up stood in for the main window, which comes once it is answered.
+        if (closed) await this.primitives.waitForMainWindow(app, ctx.world);
+        return;
+      }
       if (answered >= MAX_INTERRUPTIONS)
         throw new StepFailure(
           'interruption.unanswered',
@@ -408,6 +413,11 @@ export class GraphExecutor {
       try {
         for (const step of answerSteps(open.interruption))
           await this.step(ctx, frame, `(interruption: ${open.interruption.id})`, step, false);
+      } catch (err) {
+        // A dialog the interruption brought up meanwhile holds the focus (a recovery's error box):
+        // it is looked for and answered first, within the same bound.
+        if (!(err instanceof SkillDeskError && err.code === 'window.focus_failed') || answered + 1 >= MAX_INTERRUPTIONS) throw err;
+        continue;
       } finally {
         ctx.answering = false;
       }
@@ -420,9 +430,8 @@ export class GraphExecutor {
           'interruption.unanswered',
           `"${open.window.title}" (${open.interruption.id}) of \`${app.id}\` stayed open after its answer, ${answered + 1} times`,
         );
-      if (!gone) continue;
-      // An interruption at start-up stood in for the main window, which comes once it is answered.
-      await this.primitives.waitForMainWindow(app, ctx.world);
+      // Gone: another may still be open (the one a dialog it brought up depended on).
+      closed ||= gone;
     }
   }
 

@@ -6,17 +6,25 @@ import type { FrameApp } from './PrimitiveRunner';
 
 export type Interruption = AppDoc['interruptions'][number];
 
-/** The app's windows that may be one of its known interruptions (by title), with the interruption. */
+/**
+ * The app's windows that may be one of its known interruptions (by title), with the interruption;
+ * one that only counts while another is open (`while_open`) comes first, as the dialog in front.
+ */
 export async function interruptionCandidates(
   desktop: Desktop,
   app: FrameApp,
 ): Promise<{ interruption: Interruption; window: WindowInfo }[]> {
   if (app.profile.interruptions.length === 0) return [];
   const wins = (await desktop.windows.list()).filter((w) => windowBelongsToApp(w, app.profile.windows));
-  return app.profile.interruptions.flatMap((interruption) => {
+  const shown = (interruption: Interruption) => {
     const re = new RegExp(interruption.title, 'u');
-    return wins.filter((w) => re.test(w.title)).map((window) => ({ interruption, window }));
-  });
+    return wins.filter((w) => re.test(w.title));
+  };
+  const open = new Set(app.profile.interruptions.filter((i) => shown(i).length > 0).map((i) => i.id));
+  return app.profile.interruptions
+    .filter((i) => i.while_open === undefined || open.has(i.while_open))
+    .sort((a, b) => Number(b.while_open !== undefined) - Number(a.while_open !== undefined))
+    .flatMap((interruption) => shown(interruption).map((window) => ({ interruption, window })));
 }
 
 /** The steps that answer an interruption: focus its window, then its keys, each an ordinary primitive. */

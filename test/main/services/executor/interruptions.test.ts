@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import type { Grounder } from '../../../../src/shared/ports/grounding';
+import { AppDocSchema } from '../../../../src/shared/skill';
+import type { Clock } from '../../../../src/main/services/executor';
 import { libraryOf, testExecutor } from '../../../helpers/executor';
 import { fakeDesktop, win } from '../../../helpers/fakeDesktop';
 
@@ -29,7 +32,7 @@ graph:
 `;
 
 /** ed with its document window and a window titled "Ed" in front, which Enter closes when `closes`. */
-function setup(interruption: string, o: { closes?: boolean; grounder?: Grounder } = {}) {
+function setup(interruption: string, o: { closes?: boolean; grounder?: Grounder; clock?: Clock } = {}) {
   const fake = fakeDesktop({ windows: [win('q', 'Ed', 'ed'), win('w', 'doc - ed', 'ed')] });
   fake.hooks.beforeInput = (call) => {
     if (o.closes !== false && call.op === 'key' && call.key === 'Enter') void fake.desktop.windows.close('q');
@@ -38,6 +41,7 @@ function setup(interruption: string, o: { closes?: boolean; grounder?: Grounder 
     library: libraryOf(APP(interruption), TYPE),
     desktop: fake.desktop,
     ...(o.grounder && { grounder: o.grounder }),
+    ...(o.clock && { clock: o.clock }),
   });
   return { fake, run: () => exec.run({ skill: 'ed.type', app: 'ed' }) };
 }
@@ -73,10 +77,47 @@ describe('src/main/services/executor (interruptions)', () => {
     expect((await real.run()).steps.filter((s) => s.nodeId.startsWith('(interruption')).length).toBe(3);
   });
 
+  it('answers a dialog the interruption brought up first, and only while the interruption is open', async () => {
+    const NESTED = `${RECOVERY}
+  - { id: recovered_import, title: '^Import$', while_open: recovery, keys: [[Escape]], why: imports the recovered file }`;
+    // The recovery question, and the import dialog its Start brought up in front of it.
+    const fake = fakeDesktop({ windows: [win('q', 'Ed', 'ed'), win('i', 'Import', 'ed'), win('w', 'doc - ed', 'ed')] });
+    fake.hooks.beforeInput = (call) => {
+      if (call.op === 'key' && call.key === 'Escape') void fake.desktop.windows.close('i');
+      if (call.op === 'key' && call.key === 'Enter') void fake.desktop.windows.close('q');
+    };
+    const r = await testExecutor({ library: libraryOf(APP(NESTED), TYPE), desktop: fake.desktop }).run({ skill: 'ed.type', app: 'ed' });
+    expect(r.error?.message).toBeUndefined();
+    expect(r.steps.map((s) => s.nodeId).filter((n) => n.startsWith('('))).toEqual([
+      '(interruption: recovered_import)',
+      '(interruption: recovered_import)',
+      '(interruption: recovery)',
+      '(interruption: recovery)',
+      '(interruption: recovery)',
+    ]);
+    expect(fake.inputCalls().map((c) => (c.op === 'key' ? c.key : c.op))).toEqual(['Escape', 'Tab', 'Enter', 'type']);
+
+    // The same dialog with no recovery open is a step's own business: nothing answers it.
+    const alone = fakeDesktop({ windows: [win('i', 'Import', 'ed'), win('w', 'doc - ed', 'ed')] });
+    const r2 = await testExecutor({ library: libraryOf(APP(NESTED), TYPE), desktop: alone.desktop }).run({ skill: 'ed.type', app: 'ed' });
+    expect(r2.steps.map((s) => s.nodeId)).toEqual(['focus', 'typing']);
+    expect(alone.inputCalls().map((c) => c.op)).toEqual(['type']);
+  });
+
+  it('refuses a profile whose while_open names no other interruption', () => {
+    const bad = AppDocSchema.safeParse(
+      parse(APP("{ id: recovered_import, title: '^Import$', while_open: recovery, keys: [[Escape]], why: x }")),
+    );
+    expect(bad.success).toBe(false);
+    expect(bad.error?.issues[0]?.message).toMatch(/`recovery` is not another interruption of this profile/);
+  });
+
   it('fails the run, naming the window, when an answer leaves the interruption open', async () => {
-    const { run } = setup(RECOVERY, { closes: false });
+    // A clock that moves only when slept on: the eight rounds' waits for the window pass at once.
+    let t = 0;
+    const { run } = setup(RECOVERY, { closes: false, clock: { now: () => t, sleep: async (ms) => void (t += ms) } });
     const r = await run();
     expect(r.status).toBe('failed');
-    expect(r.error?.message).toMatch(/"Ed" \(recovery\) of `ed` stayed open after its answer, 3 times/);
+    expect(r.error?.message).toMatch(/"Ed" \(recovery\) of `ed` stayed open after its answer, 8 times/);
   });
 });
