@@ -132,6 +132,9 @@ class PlaywrightSession implements BrowserSession {
     ]).then(() => undefined);
     // Chromium follows redirects itself, past the route: each hop is judged when it is issued.
     context.on('request', (request) => void this.judgeRedirect(request));
+    // A session closed before its routes are in place (opened and closed at once) rejects them:
+    // the page that waits for them gets the error; nobody else has to.
+    this.routed.catch(() => undefined);
   }
 
   setRequestGuard(guard: RequestGuard | undefined): void {

@@ -126,6 +126,20 @@ describe('src/main/services/browser/PlaywrightBrowser', () => {
     }
   });
 
+  it('closes at once after opening without leaving a rejected promise behind', { timeout: 60_000 }, async () => {
+    const unhandled: unknown[] = [];
+    const note = (e: unknown) => void unhandled.push(e);
+    process.on('unhandledRejection', note);
+    try {
+      const quick = await openPlaywrightBrowser({ executablePath: requireChromium(), timeoutMs: 5000 });
+      await quick.close();
+      await new Promise((r) => setImmediate(r));
+    } finally {
+      process.off('unhandledRejection', note);
+    }
+    expect(unhandled).toEqual([]);
+  });
+
   it('maps SkillDesk key names to Playwright chords', () => {
     expect(playwrightChord('Enter')).toBe('Enter');
     expect(playwrightChord('Control+Shift+Up')).toBe('Control+Shift+ArrowUp');
