@@ -16,15 +16,17 @@ export async function interruptionCandidates(
 ): Promise<{ interruption: Interruption; window: WindowInfo }[]> {
   if (app.profile.interruptions.length === 0) return [];
   const wins = (await desktop.windows.list()).filter((w) => windowBelongsToApp(w, app.profile.windows));
-  const shown = (interruption: Interruption) => {
-    const re = new RegExp(interruption.title, 'u');
-    return wins.filter((w) => re.test(w.title));
-  };
-  const open = new Set(app.profile.interruptions.filter((i) => shown(i).length > 0).map((i) => i.id));
+  const shown = new Map(
+    app.profile.interruptions.map((i) => {
+      const re = new RegExp(i.title, 'u');
+      return [i.id, wins.filter((w) => re.test(w.title))] as const;
+    }),
+  );
+  const isOpen = (id: string) => (shown.get(id)?.length ?? 0) > 0;
   return app.profile.interruptions
-    .filter((i) => i.while_open === undefined || open.has(i.while_open))
+    .filter((i) => i.while_open === undefined || isOpen(i.while_open))
     .sort((a, b) => Number(b.while_open !== undefined) - Number(a.while_open !== undefined))
-    .flatMap((interruption) => shown(interruption).map((window) => ({ interruption, window })));
+    .flatMap((interruption) => shown.get(interruption.id)!.map((window) => ({ interruption, window })));
 }
 
 /** The steps that answer an interruption: focus its window, then its keys, each an ordinary primitive. */
