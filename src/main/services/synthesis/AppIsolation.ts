@@ -61,13 +61,8 @@ export function endProcesses(pattern: string, display = process.env.DISPLAY): vo
 function descendants(roots: readonly string[]): string[] {
   const children = new Map<string, string[]>();
   for (const pid of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-      const parent = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] ?? '';
-      children.set(parent, [...(children.get(parent) ?? []), pid]);
-    } catch {
-      // gone meanwhile
-    }
+    const parent = parentOf(pid);
+    if (parent !== undefined) children.set(parent, [...(children.get(parent) ?? []), pid]);
   }
   const out = new Set<string>();
   const visit = (pid: string) => {
@@ -82,16 +77,18 @@ function descendants(roots: readonly string[]): string[] {
 /** This process and its ancestors. */
 function ancestry(): Set<string> {
   const out = new Set<string>();
-  for (let pid = String(process.pid); pid && pid !== '0' && !out.has(pid);) {
-    out.add(pid);
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-      pid = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] ?? '';
-    } catch {
-      break;
-    }
-  }
+  for (let pid: string | undefined = String(process.pid); pid && pid !== '0' && !out.has(pid); pid = parentOf(pid)) out.add(pid);
   return out;
+}
+
+/** A process's parent pid from /proc (its state and parent follow the command name in parentheses); undefined once it is gone. */
+function parentOf(pid: string): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] ?? '';
+  } catch {
+    return undefined;
+  }
 }
 
 /** Pids owning a window on this display (`_NET_WM_PID`, as wmctrl lists it). */
